@@ -1,0 +1,1 @@
+// Module SteppieCLI: contents arrive with their issues.

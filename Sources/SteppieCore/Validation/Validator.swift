@@ -1,0 +1,276 @@
+import Foundation
+
+/// Every rule of the data contract, in one place. Each check throws `ContractViolation`.
+public enum Validator {
+    public static let ttsRateRange = 0.5...1.5
+    public static let ttsVolumeRange = 0.0...1.0
+    public static let volumeCapRange = 0.0...1.0
+    public static let pitchRange = 0...99
+    public static let undoDurations = [3, 5, 10]
+    public static let leadTimeRange = 1...240
+    public static let maxLeadTimes = 5
+    public static let maxTitleLength = 200
+    public static let maxNameLength = 60
+
+    // MARK: Secrets
+
+    /// A PIN is exactly four ASCII digits. The value is never echoed back.
+    public static func pin(_ pin: String) throws {
+        guard pin.utf8.count == 4, pin.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            throw ContractViolation(field: "pin", value: "(\(pin.count) characters)", allowed: "exactly 4 digits 0-9")
+        }
+    }
+
+    /// A recovery code is exactly six ASCII digits. The value is never echoed back.
+    public static func recoveryCode(_ code: String) throws {
+        guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            throw ContractViolation(field: "recoveryCode", value: "(\(code.count) characters)", allowed: "exactly 6 digits 0-9")
+        }
+    }
+
+    // MARK: Profile
+
+    public static func profile(_ p: FeedbackProfile) throws {
+        try ttsRate(p.ttsRate)
+        try ttsVolume(p.ttsVolume)
+        try volumeCap(p.volumeCap)
+        try pitch(p.pitch)
+        try undoDuration(p.undoDurationSeconds)
+        try leadTimes(p.notificationLeadTimes)
+        try quietHours(start: p.quietHoursStart, end: p.quietHoursEnd)
+        if let l = p.locale { try locale(l) }
+        if let v = p.voiceVariant { try voiceVariant(v) }
+    }
+
+    public static func ttsRate(_ v: Double) throws {
+        guard v.isFinite, ttsRateRange.contains(v) else {
+            throw ContractViolation(field: "ttsRate", value: format(v), allowed: "0.5…1.5")
+        }
+    }
+
+    public static func ttsVolume(_ v: Double) throws {
+        guard v.isFinite, ttsVolumeRange.contains(v) else {
+            throw ContractViolation(field: "ttsVolume", value: format(v), allowed: "0.0…1.0")
+        }
+    }
+
+    public static func volumeCap(_ v: Double) throws {
+        guard v.isFinite, volumeCapRange.contains(v) else {
+            throw ContractViolation(field: "volumeCap", value: format(v), allowed: "0.0…1.0")
+        }
+    }
+
+    public static func pitch(_ v: Int) throws {
+        guard pitchRange.contains(v) else {
+            throw ContractViolation(field: "pitch", value: String(v), allowed: "0…99")
+        }
+    }
+
+    public static func undoDuration(_ v: Int) throws {
+        guard undoDurations.contains(v) else {
+            throw ContractViolation(field: "undoDurationSeconds", value: String(v), allowed: "3, 5 or 10")
+        }
+    }
+
+    public static func leadTimes(_ v: [Int]) throws {
+        let text = v.map(String.init).joined(separator: ",")
+        guard v.count <= maxLeadTimes, v.allSatisfy(leadTimeRange.contains), Set(v).count == v.count else {
+            throw ContractViolation(field: "notificationLeadTimes", value: text.isEmpty ? "[]" : text,
+                                    allowed: "up to 5 different minute values, each 1…240")
+        }
+    }
+
+    public static func quietHours(start: LocalTime?, end: LocalTime?) throws {
+        switch (start, end) {
+        case (nil, nil): return
+        case let (s?, e?) where s != e: return
+        default:
+            throw ContractViolation(field: "quietHours", value: "\(start?.description ?? "none")-\(end?.description ?? "none")",
+                                    allowed: "both a start and a different end time HH:mm, or neither")
+        }
+    }
+
+    /// A BCP 47-like tag: letters, digits, `-` or `_`, starting with a 2–3 letter language.
+    public static func locale(_ tag: String) throws {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        let ok = tag.count <= 35 && !parts.isEmpty
+            && (2...3).contains(parts[0].count) && parts[0].allSatisfy({ $0.isASCII && $0.isLetter })
+            && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        guard ok else {
+            throw ContractViolation(field: "locale", value: printable(tag), allowed: "a language tag such as ko, en or en-US")
+        }
+    }
+
+    public static func voiceVariant(_ v: String) throws {
+        guard !v.isEmpty, v.count <= 40, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            throw ContractViolation(field: "voiceVariant", value: printable(v), allowed: "an espeak-ng variant name (letters, digits, - or _)")
+        }
+    }
+
+    // MARK: Text
+
+    /// A routine or set title: at least one locale with visible text, keys that are language tags,
+    /// no control characters, at most `maxTitleLength` characters per value.
+    public static func title(_ t: LocalizedText, field: String = "title") throws {
+        guard t.hasAnyText else {
+            throw ContractViolation(field: field, value: "(empty in every locale)", allowed: "non-empty text in at least one locale")
+        }
+        for (tag, value) in t.values {
+            do { try locale(tag) } catch {
+                throw ContractViolation(field: field, value: printable(tag), allowed: "locale keys that are language tags such as ko or en")
+            }
+            try plainText(value, field: field, maxLength: maxTitleLength)
+        }
+    }
+
+    public static func childName(_ name: String) throws {
+        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw ContractViolation(field: "child.name", value: "(empty)", allowed: "1…\(maxNameLength) visible characters")
+        }
+        try plainText(name, field: "child.name", maxLength: maxNameLength)
+    }
+
+    /// Text shown to a child: no control or bidirectional-override characters, bounded length.
+    public static func plainText(_ s: String, field: String, maxLength: Int) throws {
+        if s.count > maxLength {
+            throw ContractViolation(field: field, value: "(\(s.count) characters)", allowed: "at most \(maxLength) characters")
+        }
+        if let bad = s.unicodeScalars.first(where: isForbidden) {
+            throw ContractViolation(field: field, value: String(format: "U+%04X", bad.value),
+                                    allowed: "text without control or direction-override characters")
+        }
+    }
+
+    static func isForbidden(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0..<0x20, 0x7F..<0xA0: return true            // C0/C1 controls, including NUL and newlines
+        case 0x202A...0x202E, 0x2066...0x2069: return true // bidi embeddings, overrides, isolates
+        case 0x200E, 0x200F, 0x061C: return false          // marks are harmless
+        default: return u.properties.generalCategory == .unassigned || u.properties.generalCategory == .surrogate
+        }
+    }
+
+    // MARK: Routines and sets
+
+    public static func colorToken(_ token: String) throws {
+        guard CardColor(token: token) != nil else {
+            throw ContractViolation(field: "colorToken", value: printable(token),
+                                    allowed: CardColor.allCases.map(\.token).joined(separator: ", "))
+        }
+    }
+
+    public static func icon(_ icon: IconRef) throws {
+        switch icon {
+        case .builtin(let name):
+            guard BuiltinIcons.contains(name) else {
+                throw ContractViolation(field: "icon", value: printable(name),
+                                        allowed: "a builtin icon name (see `steppie icons`) or a photo")
+            }
+        case .photo(let id, let asset):
+            guard UUID(uuidString: id) != nil else {
+                throw ContractViolation(field: "icon.localAssetId", value: printable(id), allowed: "a UUID")
+            }
+            try photoAssetName(asset)
+        }
+    }
+
+    /// Photo asset names: `routine-photo-<letters, digits, ->.jpg|jpeg|png`, no path separators.
+    public static func photoAssetName(_ name: String) throws {
+        let lower = name.lowercased()
+        let ext = [".jpg", ".jpeg", ".png"].first { lower.hasSuffix($0) }
+        let stem = ext.map { String(name.dropLast($0.count)) } ?? ""
+        let ok = ext != nil && stem.hasPrefix("routine-photo-") && stem.count > 14 && name.count <= 120
+            && stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        guard ok else {
+            throw ContractViolation(field: "icon.backupAssetName", value: printable(name),
+                                    allowed: "routine-photo-<id>.jpg or .png, without / or \\")
+        }
+    }
+
+    public static func order(_ order: Int) throws {
+        guard order >= 0, order < 10_000 else {
+            throw ContractViolation(field: "order", value: String(order), allowed: "0…9999")
+        }
+    }
+
+    /// One routine on its own.
+    public static func routine(_ r: Routine) throws {
+        try title(r.title)
+        try icon(r.icon)
+        try colorToken(r.colorToken)
+        try order(r.order)
+    }
+
+    /// A set's visible routines: each valid, and `order` unique among the active, visible ones.
+    public static func routines(ofSet routines: [Routine]) throws {
+        var seen: [Int: UUID] = [:]
+        for r in routines {
+            try routine(r)
+            guard r.isVisible else { continue }
+            if seen[r.order] != nil {
+                throw ContractViolation(field: "order", value: String(r.order),
+                                        allowed: "an order not used by another active routine of the set")
+            }
+            seen[r.order] = r.id
+        }
+    }
+
+    /// A child's sets: at most one active, and an active set is never soft-deleted.
+    public static func sets(ofChild sets: [RoutineSet]) throws {
+        for s in sets {
+            try title(s.name, field: "routineSet.name")
+            if s.isActive && s.deletedAt != nil {
+                throw ContractViolation(field: "routineSet.deletedAt", value: s.id.uuidString.lowercased(),
+                                        allowed: "an active set cannot be deleted; activate another set first")
+            }
+        }
+        let active = sets.filter(\.isActive)
+        if active.count > 1 {
+            throw ContractViolation(field: "routineSet.isActive", value: "\(active.count) active sets",
+                                    allowed: "exactly one active set per child")
+        }
+    }
+
+    /// A log row: completed ⇔ completedAt is set.
+    public static func log(_ log: DailyLog) throws {
+        switch (log.status, log.completedAt) {
+        case (.completed, nil):
+            throw ContractViolation(field: "completedAt", value: "null", allowed: "a timestamp when status is completed")
+        case (.undone, .some):
+            throw ContractViolation(field: "completedAt", value: "set", allowed: "null when status is undone")
+        default: return
+        }
+    }
+
+    // MARK: Parsing helpers used by every front end
+
+    /// Parses an `HH:mm` time or reports the field and the allowed form.
+    public static func parseTime(_ text: String, field: String) throws -> LocalTime {
+        guard let t = LocalTime(text) else {
+            throw ContractViolation(field: field, value: printable(text), allowed: "a 24-hour time HH:mm, 00:00…23:59")
+        }
+        return t
+    }
+
+    public static func parseDay(_ text: String, field: String) throws -> LocalDay {
+        guard let d = LocalDay(text) else {
+            throw ContractViolation(field: field, value: printable(text), allowed: "a date YYYY-MM-DD")
+        }
+        return d
+    }
+
+    /// A value safe to print in an error: controls escaped, long values cut.
+    public static func printable(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if out.count >= 60 { out += "…"; break }
+            if isForbidden(u) { out += String(format: "\\u{%X}", u.value) } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    static func format(_ v: Double) -> String {
+        v.isFinite ? String(v) : "\(v)"
+    }
+}

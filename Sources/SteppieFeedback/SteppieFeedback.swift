@@ -1,0 +1,1 @@
+// Module SteppieFeedback: contents arrive with their issues.

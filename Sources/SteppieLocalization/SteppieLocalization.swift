@@ -1,0 +1,1 @@
+// Module SteppieLocalization: contents arrive with their issues.

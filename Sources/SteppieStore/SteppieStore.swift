@@ -1,0 +1,1 @@
+// Module SteppieStore: contents arrive with their issues.
