@@ -1,1 +1,4 @@
 import SteppieCLI
+import Foundation
+
+exit(Steppie.main())

@@ -1,0 +1,42 @@
+import SteppieCore
+import SteppieStore
+
+/// `steppie children add|list`.
+enum ChildrenCommands {
+    static func add(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        try store.ensureDeviceSettings(at: c.now)
+        let child = try store.addChild(name: c.invocation.argument("NAME") ?? "", at: c.now)
+        if let t = c.invocation.value("--template").flatMap(Template.init(rawValue:)) {
+            try store.createSet(childId: child.id, template: t, activate: true, at: c.now)
+        }
+        c.console.print(c.text("cli.children.added", ["child": child.displayName, "id": child.id.lowercased]))
+        return 0
+    }
+
+    static func list(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let children = try store.children()
+        if c.json {
+            try c.printJSON(try children.map { child -> [String: Any] in
+                let set = try store.activeSet(childId: child.id)
+                return ["id": child.id.lowercased, "name": child.displayName, "intensity": child.profile.intensity.rawValue,
+                        "activeSet": set.map { ["id": $0.id.lowercased, "name": $0.name.values] as [String: Any] } ?? NSNull()]
+            })
+            return 0
+        }
+        if children.isEmpty {
+            c.console.print(c.text("cli.children.none"))
+            return 0
+        }
+        for child in children {
+            let set = try store.activeSet(childId: child.id)
+            c.console.print(c.text("cli.children.row", ["child": child.displayName, "id": child.id.lowercased,
+                                                        "intensity": c.text("feedback.intensity.\(child.profile.intensity.rawValue)"),
+                                                        "set": set.map { c.resolve($0.name) } ?? "-"]))
+        }
+        return 0
+    }
+}
+
+import Foundation

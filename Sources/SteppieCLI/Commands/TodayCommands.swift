@@ -1,0 +1,161 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// `steppie routines`, `today`, `complete`, `undo` and `icons`: scriptable single actions.
+enum TodayCommands {
+    static func today(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try c.child()
+        let plan = try store.today(childId: child.id, day: c.today)
+        if c.json {
+            try c.printJSON(planJSON(plan, child: child, c))
+            return 0
+        }
+        c.console.write(render(plan, child: child, c))
+        return 0
+    }
+
+    static func routines(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try c.child()
+        let sets = try store.sets(childId: child.id)
+        if c.json {
+            try c.printJSON(try sets.map { set -> [String: Any] in
+                ["id": set.id.lowercased, "name": set.name.values, "isActive": set.isActive,
+                 "startTime": set.startTime?.description ?? NSNull(),
+                 "routines": try store.routines(setId: set.id).map { routineJSON($0, c) }]
+            })
+            return 0
+        }
+        for set in sets {
+            c.console.print((set.isActive ? "● " : "○ ") + c.resolve(set.name) + "  " + set.id.lowercased)
+            for r in try store.routines(setId: set.id) {
+                var line = "   \(r.order + 1). \(c.resolve(r.title))  [\(iconLabel(r.icon, c))]  \(r.id.lowercased)"
+                if let t = r.scheduledTime { line += "  ⏰ \(t)" }
+                if !r.isActive { line += "  " + c.text("cli.routines.inactive") }
+                c.console.print(line)
+            }
+        }
+        return 0
+    }
+
+    static func complete(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try c.child()
+        var routineId: UUID?
+        if let raw = c.invocation.argument("ROUTINE-ID") {
+            guard let id = UUID(uuidString: raw) else {
+                throw UsageError.invalidValue(option: "ROUTINE-ID", value: raw, expected: "a routine id (UUID) from `steppie today`")
+            }
+            routineId = id
+        }
+        let now = c.now
+        let day = LocalDay(now, in: store.timeZone)
+        let log = try store.complete(childId: child.id, routineId: routineId, day: day, at: now)
+        let plan = try store.today(childId: child.id, day: day)
+        let title = plan.items.first { $0.routine.id == log.routineId }.map { c.resolve($0.routine.title) } ?? ""
+        if c.json {
+            try c.printJSON(["log": logJSON(log, c), "progress": ["completed": plan.completedCount, "total": plan.total]])
+        } else {
+            c.console.print(c.text("cli.complete.done", ["routineTitle": title, "completed": String(plan.completedCount),
+                                                         "total": String(plan.total)]))
+        }
+        return 0
+    }
+
+    static func undo(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try c.child()
+        let now = c.now
+        let day = LocalDay(now, in: store.timeZone)
+        let log = try store.undo(childId: child.id, day: day, at: now, windowSeconds: child.profile.undoDurationSeconds)
+        let plan = try store.today(childId: child.id, day: day)
+        let title = plan.items.first { $0.routine.id == log.routineId }.map { c.resolve($0.routine.title) } ?? ""
+        if c.json {
+            try c.printJSON(["log": logJSON(log, c), "progress": ["completed": plan.completedCount, "total": plan.total]])
+        } else {
+            c.console.print(c.text("cli.undo.done", ["routineTitle": title, "completed": String(plan.completedCount),
+                                                     "total": String(plan.total)]))
+        }
+        return 0
+    }
+
+    static func icons(_ c: Context) throws -> Int32 {
+        if c.json {
+            try c.printJSON(BuiltinIcons.all.map { ["name": $0.name, "label": $0.label.values] as [String: Any] })
+            return 0
+        }
+        for icon in BuiltinIcons.all { c.console.print("\(icon.name)\t\(c.resolve(icon.label))") }
+        return 0
+    }
+
+    // MARK: Rendering
+
+    static func render(_ plan: DayPlan, child: Child, _ c: Context) -> String {
+        guard let set = plan.set else { return c.text("cli.today.noSet", ["child": child.displayName]) + "\n" }
+        var out = c.text("cli.today.header", ["child": child.displayName, "set": c.resolve(set.name), "date": plan.day.description,
+                                              "completed": String(plan.completedCount), "total": String(plan.total)]) + "\n"
+        let currentId = plan.current?.routine.id
+        for item in plan.items {
+            let mark = item.isCompleted ? "✓" : (item.routine.id == currentId ? "▶" : " ")
+            var line = " \(mark) \(item.routine.order + 1). \(c.resolve(item.routine.title))"
+            if let at = item.log?.completedAt, item.isCompleted {
+                line += "  " + c.text("cli.today.doneAt", ["time": clockTime(at, c)])
+            } else if item.routine.id == currentId {
+                line += "  " + c.text("cli.today.now")
+            }
+            out += line + "\n"
+        }
+        if plan.isAllDone { out += c.text("cli.today.allDone") + "\n" }
+        if plan.items.isEmpty { out += c.text("cli.today.empty") + "\n" }
+        return out
+    }
+
+    static func clockTime(_ date: Date, _ c: Context) -> String {
+        String(Timestamp.format(date, in: c.env.timeZone).dropFirst(11).prefix(5))
+    }
+
+    static func iconLabel(_ icon: IconRef, _ c: Context) -> String {
+        switch icon {
+        case .builtin(let name): return BuiltinIcons.label(of: name).map(c.resolve) ?? name
+        case .photo: return c.text("cli.icon.photo")
+        }
+    }
+
+    static func routineJSON(_ r: Routine, _ c: Context) -> [String: Any] {
+        var icon: [String: Any]
+        switch r.icon {
+        case .builtin(let name): icon = ["type": "builtin", "name": name]
+        case .photo(let id, let asset): icon = ["type": "photo", "localAssetId": id, "backupAssetName": asset]
+        }
+        icon["label"] = iconLabel(r.icon, c)
+        return ["id": r.id.lowercased, "title": r.title.values, "displayTitle": c.resolve(r.title), "order": r.order,
+                "icon": icon, "colorToken": r.colorToken, "isActive": r.isActive,
+                "scheduledTime": r.scheduledTime?.description ?? NSNull(), "titleKey": r.titleKey ?? NSNull()]
+    }
+
+    static func logJSON(_ l: DailyLog, _ c: Context) -> [String: Any] {
+        ["id": l.id.lowercased, "date": l.date.description, "routineId": l.routineId.lowercased,
+         "routineSetId": l.routineSetId.lowercased, "status": l.status.rawValue,
+         "completedAt": l.completedAt.map { Timestamp.format($0, in: c.env.timeZone) } ?? NSNull()]
+    }
+
+    static func planJSON(_ plan: DayPlan, child: Child, _ c: Context) -> [String: Any] {
+        [
+            "date": plan.day.description,
+            "timeZone": c.env.timeZone.identifier,
+            "child": ["id": child.id.lowercased, "name": child.displayName],
+            "set": plan.set.map { ["id": $0.id.lowercased, "name": $0.name.values] as [String: Any] } ?? NSNull(),
+            "progress": ["completed": plan.completedCount, "total": plan.total],
+            "allDone": plan.isAllDone,
+            "current": plan.current.map { routineJSON($0.routine, c) } ?? NSNull(),
+            "routines": plan.items.map { item -> [String: Any] in
+                var r = routineJSON(item.routine, c)
+                r["status"] = item.isCompleted ? "completed" : "undone"
+                r["log"] = item.log.map { logJSON($0, c) } ?? NSNull()
+                return r
+            },
+        ]
+    }
+}

@@ -1,0 +1,57 @@
+/// One option of a command: a flag (`--json`) or an option with a value (`--child NAME`).
+public struct OptionSpec: Sendable, Equatable {
+    public let name: String
+    /// The value's placeholder in help (`NAME`); nil for a flag.
+    public let valueName: String?
+    /// Allowed values, when the set is closed (`ko`, `en`).
+    public let choices: [String]?
+    /// Catalog key of the one-line help.
+    public let helpKey: String
+    public let repeatable: Bool
+
+    public static func flag(_ name: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, choices: nil, helpKey: help, repeatable: false)
+    }
+
+    public static func value(_ name: String, _ valueName: String, help: String, choices: [String]? = nil,
+                             repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, choices: choices, helpKey: help, repeatable: repeatable)
+    }
+}
+
+/// A positional argument of a command.
+public struct PositionalSpec: Sendable, Equatable {
+    public let name: String
+    public let helpKey: String
+    public let optional: Bool
+    /// Takes every remaining argument (`steppie say TEXT...`).
+    public let variadic: Bool
+
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+        self.name = name
+        self.helpKey = help
+        self.optional = optional
+        self.variadic = variadic
+    }
+}
+
+/// A node of the command tree, declared as data: a group of subcommands or a runnable leaf.
+public struct CommandSpec: Sendable {
+    public let name: String
+    /// Catalog key of the one-line summary.
+    public let abstractKey: String
+    public let options: [OptionSpec]
+    public let positionals: [PositionalSpec]
+    public let subcommands: [CommandSpec]
+
+    public init(_ name: String, abstract: String, options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
+                subcommands: [CommandSpec] = []) {
+        self.name = name
+        self.abstractKey = abstract
+        self.options = options
+        self.positionals = positionals
+        self.subcommands = subcommands
+    }
+
+    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+}

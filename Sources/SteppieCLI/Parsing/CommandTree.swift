@@ -1,0 +1,31 @@
+/// The `steppie` command tree, declared as data. Help text comes from the catalogs (`cli.*`).
+public enum CommandTree {
+    static let child = OptionSpec.value("--child", "NAME", help: "cli.option.child")
+    static let json = OptionSpec.flag("--json", help: "cli.option.json")
+
+    public static let globals: [OptionSpec] = [
+        .value("--db", "PATH", help: "cli.option.db"),
+        .value("--locale", "LOCALE", help: "cli.option.locale", choices: ["ko", "en"]),
+    ]
+
+    public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract", subcommands: [
+        CommandSpec("init", abstract: "cli.init.abstract", options: [
+            child,
+            .value("--template", "TEMPLATE", help: "cli.option.template", choices: ["morning", "school", "bedtime"]),
+        ]),
+        CommandSpec("children", abstract: "cli.children.abstract", subcommands: [
+            CommandSpec("add", abstract: "cli.children.add.abstract",
+                        options: [.value("--template", "TEMPLATE", help: "cli.option.template", choices: ["morning", "school", "bedtime"])],
+                        positionals: [PositionalSpec("NAME", help: "cli.argument.childName")]),
+            CommandSpec("list", abstract: "cli.children.list.abstract", options: [json]),
+        ]),
+        CommandSpec("routines", abstract: "cli.routines.abstract", options: [child, json]),
+        CommandSpec("today", abstract: "cli.today.abstract", options: [child, json]),
+        CommandSpec("complete", abstract: "cli.complete.abstract", options: [child, json],
+                    positionals: [PositionalSpec("ROUTINE-ID", help: "cli.argument.routineId", optional: true)]),
+        CommandSpec("undo", abstract: "cli.undo.abstract", options: [child, json]),
+        CommandSpec("icons", abstract: "cli.icons.abstract", options: [json]),
+    ])
+
+    public static let parser = Parser(root: root, globals: globals)
+}

@@ -1,0 +1,13 @@
+/// A mistake in how the command was called; the front end exits 64 and names the bad argument.
+public enum UsageError: Error, Equatable, Sendable {
+    case unknownCommand(String, path: [String])
+    case missingCommand(path: [String])
+    case unknownOption(String, path: [String])
+    case missingValue(option: String)
+    case invalidChoice(option: String, value: String, choices: [String])
+    case repeatedOption(String)
+    case unexpectedArgument(String)
+    case missingArgument(String)
+    case invalidValue(option: String, value: String, expected: String)
+    case conflictingOptions(String, String)
+}

@@ -1,1 +1,0 @@
-// Module SteppieCLI: contents arrive with their issues.

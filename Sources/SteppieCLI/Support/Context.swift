@@ -1,0 +1,46 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// What a running command gets: the environment, its text, and the database opened on demand.
+public final class Context {
+    public let env: CLIEnvironment
+    public let invocation: Invocation
+    public let text: Messages
+    private var openedStore: Store?
+
+    init(env: CLIEnvironment, invocation: Invocation, text: Messages) {
+        self.env = env
+        self.invocation = invocation
+        self.text = text
+    }
+
+    public var console: Console { env.console }
+    public var now: Date { env.clock.now() }
+    public var today: LocalDay { env.today }
+    public var json: Bool { invocation.flag("--json") }
+
+    /// The database named by `--db`, `STEPPIE_DB` or the XDG default, opened and migrated once.
+    public func store() throws -> Store {
+        if let openedStore { return openedStore }
+        let s = try Store(path: env.databasePath(option: invocation.value("--db")), timeZone: env.timeZone)
+        openedStore = s
+        return s
+    }
+
+    /// The child named by `--child`, or the only child.
+    public func child() throws -> Child {
+        try store().resolveChild(invocation.value("--child"))
+    }
+
+    /// Prints a value as one JSON document (sorted keys, for stable output).
+    public func printJSON(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        console.print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// A localized text resolved in the command's language.
+    public func resolve(_ t: LocalizedText) -> String {
+        t.resolve(chosen: text.locale, system: LocaleFallback.systemLocale(environment: env.variables))
+    }
+}

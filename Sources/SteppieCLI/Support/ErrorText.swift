@@ -1,0 +1,62 @@
+import SteppieCore
+import SteppieStore
+
+/// Turns error values into one line of text in the user's language.
+enum ErrorText {
+    static func usage(_ e: UsageError, _ t: Messages) -> String {
+        let line: String
+        switch e {
+        case .unknownCommand(let c, let p): line = t("cli.error.unknownCommand", ["command": c, "parent": (["steppie"] + p).joined(separator: " ")])
+        case .missingCommand(let p): line = t("cli.error.missingCommand", ["parent": (["steppie"] + p).joined(separator: " ")])
+        case .unknownOption(let o, _): line = t("cli.error.unknownOption", ["option": o])
+        case .missingValue(let o): line = t("cli.error.missingValue", ["option": o])
+        case .invalidChoice(let o, let v, let c): line = t("cli.error.invalidChoice", ["option": o, "value": Validator.printable(v), "choices": c.joined(separator: ", ")])
+        case .repeatedOption(let o): line = t("cli.error.repeatedOption", ["option": o])
+        case .unexpectedArgument(let a): line = t("cli.error.unexpectedArgument", ["argument": Validator.printable(a)])
+        case .missingArgument(let a): line = t("cli.error.missingArgument", ["argument": a])
+        case .invalidValue(let o, let v, let x): line = t("cli.error.invalidValue", ["option": o, "value": Validator.printable(v), "expected": x])
+        case .conflictingOptions(let a, let b): line = t("cli.error.conflictingOptions", ["first": a, "second": b])
+        }
+        return "steppie: " + line
+    }
+
+    static func runtime(_ error: any Error, _ t: Messages) -> String {
+        let line: String
+        switch error {
+        case let v as ContractViolation: line = violation(v, t)
+        case let s as StoreError: line = store(s, t)
+        case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
+        default: line = t("cli.error.unexpected", ["reason": String(describing: error)])
+        }
+        return "steppie: " + line
+    }
+
+    static func violation(_ v: ContractViolation, _ t: Messages) -> String {
+        t("cli.error.invalid", ["field": v.field, "value": v.value, "allowed": v.allowed])
+    }
+
+    static func store(_ e: StoreError, _ t: Messages) -> String {
+        switch e {
+        case .invalid(let v): return violation(v, t)
+        case .sqlite(let s):
+            if s.isReadOnly { return t("cli.error.readOnly", ["reason": s.message]) }
+            if s.isBusy { return t("cli.error.busy", ["reason": s.message]) }
+            if s.isConstraintViolation { return t("cli.error.constraint", ["reason": s.message]) }
+            return t("cli.error.database", ["reason": s.description])
+        case .newerSchema(let id): return t("cli.error.newerSchema", ["migration": id])
+        case .childNotFound(let c): return t("cli.error.childNotFound", ["child": c])
+        case .childAmbiguous(let names): return t("cli.error.childAmbiguous", ["children": names.joined(separator: ", ")])
+        case .noChildren: return t("cli.error.noChildren")
+        case .childNameTaken(let n): return t("cli.error.childNameTaken", ["child": n])
+        case .setNotFound(let s): return t("cli.error.setNotFound", ["set": s])
+        case .routineNotFound(let r): return t("cli.error.routineNotFound", ["routine": r])
+        case .noActiveSet(let c): return t("cli.error.noActiveSet", ["child": c])
+        case .notCurrent(let r, let c): return t("cli.error.notCurrent", ["routine": r, "current": c ?? "-"])
+        case .allDone: return t("cli.error.allDone")
+        case .nothingToUndo: return t("cli.error.nothingToUndo")
+        case .undoWindowPassed(let s): return t("cli.error.undoWindowPassed", ["seconds": String(s)])
+        case .dayChanged: return t("cli.error.dayChanged")
+        case .corruptRow(let table, let id, let reason): return t("cli.error.corruptRow", ["table": table, "id": id, "reason": reason])
+        }
+    }
+}

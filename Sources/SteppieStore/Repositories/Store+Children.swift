@@ -1,0 +1,127 @@
+import Foundation
+import SteppieCore
+
+extension Store {
+    static let childColumns = """
+        id, display_name, feedback_intensity, sound_enabled, tts_enabled, haptic_enabled, tts_rate, tts_volume,
+        volume_cap, pitch, voice_variant, undo_duration_seconds, notification_lead_times, quiet_hours_start,
+        quiet_hours_end, locale, created_at, updated_at, archived_at
+        """
+
+    /// Adds a child with the default feedback profile.
+    @discardableResult
+    public func addChild(name rawName: String, profile: FeedbackProfile = FeedbackProfile(), at now: Date) throws -> Child {
+        let name = rawName.trimmingCharacters(in: .whitespaces)
+        try validate {
+            try Validator.childName(name)
+            try Validator.profile(profile)
+        }
+        let child = Child(id: ids.next(), displayName: name, profile: profile, createdAt: now)
+        return try write {
+            if try activeChildId(named: name) != nil { throw StoreError.childNameTaken(name) }
+            try db.run("""
+                INSERT INTO children (\(Store.childColumns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                """, [.text(child.id.lowercased), .text(name)] + profileValues(profile) + [stamp(now), stamp(now)])
+            return child
+        }
+    }
+
+    private func profileValues(_ p: FeedbackProfile) throws -> [SQLValue] {
+        [.text(p.intensity.rawValue), .bool(p.soundEnabled), .bool(p.ttsEnabled), .bool(p.hapticEnabled),
+         .real(p.ttsRate), .real(p.ttsVolume), .real(p.volumeCap), .int(p.pitch), .optionalText(p.voiceVariant),
+         .int(p.undoDurationSeconds), .text(try JSONColumn.encode(p.notificationLeadTimes)),
+         .optionalText(p.quietHoursStart?.description), .optionalText(p.quietHoursEnd?.description), .optionalText(p.locale)]
+    }
+
+    /// Replaces a child's feedback profile after checking every value against the contract.
+    public func updateProfile(childId: UUID, _ profile: FeedbackProfile, at now: Date) throws {
+        try validate { try Validator.profile(profile) }
+        try write {
+            try db.run("""
+                UPDATE children SET feedback_intensity = ?, sound_enabled = ?, tts_enabled = ?, haptic_enabled = ?,
+                    tts_rate = ?, tts_volume = ?, volume_cap = ?, pitch = ?, voice_variant = ?, undo_duration_seconds = ?,
+                    notification_lead_times = ?, quiet_hours_start = ?, quiet_hours_end = ?, locale = ?, updated_at = ?
+                WHERE id = ?
+                """, try profileValues(profile) + [stamp(now), .text(childId.lowercased)])
+            if db.changes == 0 { throw StoreError.childNotFound(childId.lowercased) }
+        }
+    }
+
+    public func renameChild(id: UUID, to rawName: String, at now: Date) throws {
+        let name = rawName.trimmingCharacters(in: .whitespaces)
+        try validate { try Validator.childName(name) }
+        try write {
+            if let other = try activeChildId(named: name), other != id.lowercased { throw StoreError.childNameTaken(name) }
+            try db.run("UPDATE children SET display_name = ?, updated_at = ? WHERE id = ? AND archived_at IS NULL",
+                       [.text(name), stamp(now), .text(id.lowercased)])
+            if db.changes == 0 { throw StoreError.childNotFound(id.lowercased) }
+        }
+    }
+
+    /// Hides a child from lists and child mode; their sets and history stay.
+    public func archiveChild(id: UUID, at now: Date) throws {
+        try write {
+            try db.run("UPDATE children SET archived_at = ?, updated_at = ? WHERE id = ? AND archived_at IS NULL",
+                       [stamp(now), stamp(now), .text(id.lowercased)])
+            if db.changes == 0 { throw StoreError.childNotFound(id.lowercased) }
+        }
+    }
+
+    /// Children by creation time; archived ones only when asked.
+    public func children(includeArchived: Bool = false) throws -> [Child] {
+        try read {
+            try db.query("SELECT \(Store.childColumns) FROM children \(includeArchived ? "" : "WHERE archived_at IS NULL") ORDER BY created_at, rowid",
+                         [], decodeChild)
+        }
+    }
+
+    public func child(id: UUID) throws -> Child {
+        let found = try read { try db.queryFirst("SELECT \(Store.childColumns) FROM children WHERE id = ?", [.text(id.lowercased)], decodeChild) }
+        guard let found else { throw StoreError.childNotFound(id.lowercased) }
+        return found
+    }
+
+    /// Finds the child a command means: by name (case-insensitive) or id; with no selector,
+    /// the only child of the device.
+    public func resolveChild(_ selector: String?) throws -> Child {
+        let all = try children()
+        guard let selector, !selector.isEmpty else {
+            if all.isEmpty { throw StoreError.noChildren }
+            if all.count > 1 { throw StoreError.childAmbiguous(all.map(\.displayName)) }
+            return all[0]
+        }
+        if let hit = all.first(where: { $0.displayName.caseInsensitiveCompare(selector) == .orderedSame }) { return hit }
+        if let hit = all.first(where: { $0.id.lowercased == selector.lowercased() }) { return hit }
+        throw StoreError.childNotFound(selector)
+    }
+
+    private func activeChildId(named name: String) throws -> String? {
+        try db.queryFirst("SELECT id FROM children WHERE display_name = ? COLLATE NOCASE AND archived_at IS NULL", [.text(name)]) { $0.text(0) }
+    }
+
+    func decodeChild(_ r: Row) throws -> Child {
+        let id = r.text(0)
+        guard let uuid = UUID(uuidString: id), let intensity = FeedbackIntensity(rawValue: r.text(2)) else {
+            throw StoreError.corruptRow(table: "children", id: id, reason: "bad id or intensity")
+        }
+        var p = FeedbackProfile()
+        p.intensity = intensity
+        p.soundEnabled = r.bool(3)
+        p.ttsEnabled = r.bool(4)
+        p.hapticEnabled = r.bool(5)
+        p.ttsRate = r.double(6)
+        p.ttsVolume = r.double(7)
+        p.volumeCap = r.double(8)
+        p.pitch = r.int(9)
+        p.voiceVariant = r.optionalText(10)
+        p.undoDurationSeconds = r.int(11)
+        p.notificationLeadTimes = try JSONColumn.decode([Int].self, r.text(12), table: "children", id: id)
+        p.quietHoursStart = r.optionalText(13).flatMap(LocalTime.init)
+        p.quietHoursEnd = r.optionalText(14).flatMap(LocalTime.init)
+        p.locale = r.optionalText(15)
+        return Child(id: uuid, displayName: r.text(1), profile: p,
+                     createdAt: Timestamp.parse(r.text(16)) ?? .distantPast, updatedAt: Timestamp.parse(r.text(17)),
+                     archivedAt: r.optionalText(18).flatMap(Timestamp.parse))
+    }
+}

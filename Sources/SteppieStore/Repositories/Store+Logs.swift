@@ -1,0 +1,109 @@
+import Foundation
+import SteppieCore
+
+extension Store {
+    static let logColumns = "id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at"
+
+    /// A child's active routines for `day`, each with its log for that day.
+    public func today(childId: UUID, day: LocalDay) throws -> DayPlan {
+        try read {
+            guard let set = try activeSet(childId: childId) else { return DayPlan(day: day, set: nil, items: []) }
+            let prefixed = Store.routineColumns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+            let logCols = Store.logColumns.split(separator: ",").map { "l." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            let items = try db.query("""
+                SELECT \(prefixed), \(logCols) FROM routines r
+                LEFT JOIN daily_logs l ON l.routine_id = r.id AND l.date = ?
+                WHERE r.routine_set_id = ? AND r.is_active = 1 AND r.deleted_at IS NULL
+                ORDER BY r.sort_order
+                """, [.text(day.description), .text(set.id.lowercased)]) { row in
+                DayPlan.Item(routine: try decodeRoutine(row, offset: 0), log: row.isNull(12) ? nil : try decodeLog(row, offset: 12))
+            }
+            return DayPlan(day: day, set: set, items: items)
+        }
+    }
+
+    /// Records the completion of the child's current routine on `day`. When `routineId` is given it
+    /// must be the current one: only the current card can be completed.
+    @discardableResult
+    public func complete(childId: UUID, routineId: UUID? = nil, day: LocalDay, at now: Date) throws -> DailyLog {
+        try write {
+            let plan = try today(childId: childId, day: day)
+            guard plan.set != nil else { throw StoreError.noActiveSet(child: childId.lowercased) }
+            guard let current = plan.current else { throw StoreError.allDone }
+            if let routineId, routineId != current.routine.id {
+                _ = try routine(id: routineId)
+                throw StoreError.notCurrent(routine: routineId.lowercased, current: current.routine.id.lowercased)
+            }
+            let routine = current.routine
+            let newId = ids.next()
+            try db.run("""
+                INSERT INTO daily_logs (\(Store.logColumns)) VALUES (?, ?, ?, ?, 'completed', ?, ?, ?)
+                ON CONFLICT (date, routine_id) DO UPDATE SET status = 'completed', completed_at = excluded.completed_at,
+                    updated_at = excluded.updated_at WHERE status = 'undone'
+                """, [.text(newId.lowercased), .text(day.description), .text(routine.id.lowercased), .text(routine.routineSetId.lowercased),
+                      stamp(now), stamp(now), stamp(now)])
+            guard let log = try log(day: day, routineId: routine.id) else {
+                throw StoreError.corruptRow(table: "daily_logs", id: newId.lowercased, reason: "vanished after write")
+            }
+            return log
+        }
+    }
+
+    /// Returns the most recent completion of `day` to `undone` (the same row), if it is still inside
+    /// the child's undo window and `day` is still the current local day.
+    @discardableResult
+    public func undo(childId: UUID, day: LocalDay, at now: Date, windowSeconds: Int) throws -> DailyLog {
+        try write {
+            guard LocalDay(now, in: timeZone) == day else { throw StoreError.dayChanged }
+            let plan = try today(childId: childId, day: day)
+            guard let last = plan.lastCompleted, let log = last.log, let completedAt = log.completedAt else {
+                throw StoreError.nothingToUndo
+            }
+            let age = now.timeIntervalSince(completedAt)
+            guard age >= -1, age <= Double(windowSeconds) else { throw StoreError.undoWindowPassed(seconds: windowSeconds) }
+            try db.run("UPDATE daily_logs SET status = 'undone', completed_at = NULL, updated_at = ? WHERE id = ? AND status = 'completed'",
+                       [stamp(now), .text(log.id.lowercased)])
+            guard let updated = try self.log(day: day, routineId: last.routine.id) else {
+                throw StoreError.corruptRow(table: "daily_logs", id: log.id.lowercased, reason: "vanished after write")
+            }
+            return updated
+        }
+    }
+
+    /// The log of one routine on one day.
+    public func log(day: LocalDay, routineId: UUID) throws -> DailyLog? {
+        try read {
+            try db.queryFirst("SELECT \(Store.logColumns) FROM daily_logs WHERE date = ? AND routine_id = ?",
+                              [.text(day.description), .text(routineId.lowercased)]) { try decodeLog($0, offset: 0) }
+        }
+    }
+
+    /// Every log of a child's sets between two days (inclusive), by date then routine order,
+    /// with the routine as the child saw it (soft-deleted routines included).
+    public func history(childId: UUID, from: LocalDay, through: LocalDay) throws -> [DayPlan.Item] {
+        try read {
+            let prefixed = Store.routineColumns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+            let logCols = Store.logColumns.split(separator: ",").map { "l." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            return try db.query("""
+                SELECT \(prefixed), \(logCols) FROM routine_sets s
+                JOIN daily_logs l ON l.routine_set_id = s.id AND l.date BETWEEN ? AND ?
+                JOIN routines r ON r.id = l.routine_id
+                WHERE s.child_id = ?
+                ORDER BY l.date, r.sort_order, l.created_at
+                """, [.text(from.description), .text(through.description), .text(childId.lowercased)]) { row in
+                DayPlan.Item(routine: try decodeRoutine(row, offset: 0), log: try decodeLog(row, offset: 12))
+            }
+        }
+    }
+
+    func decodeLog(_ r: Row, offset o: Int32) throws -> DailyLog {
+        let id = r.text(o)
+        guard let uuid = UUID(uuidString: id), let day = LocalDay(r.text(o + 1)), let routine = UUID(uuidString: r.text(o + 2)),
+              let set = UUID(uuidString: r.text(o + 3)), let status = LogStatus(rawValue: r.text(o + 4)) else {
+            throw StoreError.corruptRow(table: "daily_logs", id: id, reason: "bad id, date or status")
+        }
+        return DailyLog(id: uuid, date: day, routineId: routine, routineSetId: set, status: status,
+                        completedAt: r.optionalText(o + 5).flatMap(Timestamp.parse),
+                        createdAt: Timestamp.parse(r.text(o + 6)) ?? .distantPast, updatedAt: Timestamp.parse(r.text(o + 7)))
+    }
+}

@@ -1,0 +1,108 @@
+/// The store's schema, as an ordered list of migrations. Version 1 is the Steppie data contract
+/// with several children per device.
+public enum Schema {
+    public static let migrations: [Migration] = [
+        Migration(id: "v1-contract", sql: v1),
+    ]
+
+    static let timeCheck = "GLOB '[0-2][0-9]:[0-5][0-9]'"
+    static let dateCheck = "GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'"
+    static let stampCheck = "GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]*'"
+    static let uuidCheck = "length(id) = 36"
+
+    static let v1 = """
+    CREATE TABLE device_settings (
+        id TEXT PRIMARY KEY NOT NULL CHECK (id = 'singleton'),
+        guardian_pin_hash TEXT CHECK (guardian_pin_hash IS NULL OR guardian_pin_hash LIKE '$argon2id$%'),
+        recovery_code_hash TEXT CHECK (recovery_code_hash IS NULL OR recovery_code_hash LIKE '$argon2id$%'),
+        locale TEXT,
+        failed_pin_attempts INTEGER NOT NULL DEFAULT 0 CHECK (failed_pin_attempts >= 0),
+        pin_locked_until TEXT CHECK (pin_locked_until IS NULL OR pin_locked_until \(stampCheck)),
+        guardian_unlocked_until TEXT CHECK (guardian_unlocked_until IS NULL OR guardian_unlocked_until \(stampCheck)),
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck))
+    ) STRICT;
+
+    CREATE TABLE children (
+        id TEXT PRIMARY KEY NOT NULL CHECK (\(uuidCheck)),
+        display_name TEXT NOT NULL CHECK (length(trim(display_name)) BETWEEN 1 AND 60),
+        feedback_intensity TEXT NOT NULL DEFAULT 'normal' CHECK (feedback_intensity IN ('strong', 'normal', 'quiet', 'off')),
+        sound_enabled INTEGER NOT NULL DEFAULT 1 CHECK (sound_enabled IN (0, 1)),
+        tts_enabled INTEGER NOT NULL DEFAULT 1 CHECK (tts_enabled IN (0, 1)),
+        haptic_enabled INTEGER NOT NULL DEFAULT 1 CHECK (haptic_enabled IN (0, 1)),
+        tts_rate REAL NOT NULL DEFAULT 1.0 CHECK (tts_rate BETWEEN 0.5 AND 1.5),
+        tts_volume REAL NOT NULL DEFAULT 1.0 CHECK (tts_volume BETWEEN 0.0 AND 1.0),
+        volume_cap REAL NOT NULL DEFAULT 1.0 CHECK (volume_cap BETWEEN 0.0 AND 1.0),
+        pitch INTEGER NOT NULL DEFAULT 50 CHECK (pitch BETWEEN 0 AND 99),
+        voice_variant TEXT,
+        undo_duration_seconds INTEGER NOT NULL DEFAULT 5 CHECK (undo_duration_seconds IN (3, 5, 10)),
+        notification_lead_times TEXT NOT NULL DEFAULT '[10,5]'
+            CHECK (json_valid(notification_lead_times) AND json_type(notification_lead_times) = 'array'),
+        quiet_hours_start TEXT CHECK (quiet_hours_start IS NULL OR quiet_hours_start \(timeCheck)),
+        quiet_hours_end TEXT CHECK (quiet_hours_end IS NULL OR quiet_hours_end \(timeCheck)),
+        locale TEXT,
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
+        archived_at TEXT CHECK (archived_at IS NULL OR archived_at \(stampCheck)),
+        CHECK ((quiet_hours_start IS NULL) = (quiet_hours_end IS NULL))
+    ) STRICT;
+    CREATE UNIQUE INDEX children_unique_active_name ON children (display_name COLLATE NOCASE) WHERE archived_at IS NULL;
+
+    CREATE TABLE routine_sets (
+        id TEXT PRIMARY KEY NOT NULL CHECK (\(uuidCheck)),
+        child_id TEXT NOT NULL REFERENCES children (id),
+        name TEXT NOT NULL CHECK (json_valid(name) AND json_type(name) = 'object'),
+        is_active INTEGER NOT NULL DEFAULT 0 CHECK (is_active IN (0, 1)),
+        start_time TEXT CHECK (start_time IS NULL OR start_time \(timeCheck)),
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
+        deleted_at TEXT CHECK (deleted_at IS NULL OR deleted_at \(stampCheck)),
+        CHECK (NOT (is_active = 1 AND deleted_at IS NOT NULL))
+    ) STRICT;
+    CREATE UNIQUE INDEX routine_sets_one_active_per_child ON routine_sets (child_id) WHERE is_active = 1;
+    CREATE INDEX routine_sets_by_child ON routine_sets (child_id);
+
+    CREATE TABLE routines (
+        id TEXT PRIMARY KEY NOT NULL CHECK (\(uuidCheck)),
+        routine_set_id TEXT NOT NULL REFERENCES routine_sets (id),
+        title_key TEXT,
+        title TEXT NOT NULL CHECK (json_valid(title) AND json_type(title) = 'object'),
+        icon TEXT NOT NULL CHECK (json_valid(icon) AND json_extract(icon, '$.type') IN ('builtin', 'photo')),
+        color_token TEXT NOT NULL DEFAULT 'color.card.sky' CHECK (color_token IN
+            ('color.card.sky', 'color.card.mint', 'color.card.lemon', 'color.card.peach', 'color.card.lavender', 'color.card.rose')),
+        sort_order INTEGER NOT NULL CHECK (sort_order >= 0),
+        scheduled_time TEXT CHECK (scheduled_time IS NULL OR scheduled_time \(timeCheck)),
+        is_active INTEGER NOT NULL DEFAULT 1 CHECK (is_active IN (0, 1)),
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
+        deleted_at TEXT CHECK (deleted_at IS NULL OR deleted_at \(stampCheck))
+    ) STRICT;
+    CREATE UNIQUE INDEX routines_unique_visible_order ON routines (routine_set_id, sort_order)
+        WHERE is_active = 1 AND deleted_at IS NULL;
+
+    CREATE TABLE daily_logs (
+        id TEXT PRIMARY KEY NOT NULL CHECK (\(uuidCheck)),
+        date TEXT NOT NULL CHECK (date \(dateCheck)),
+        routine_id TEXT NOT NULL REFERENCES routines (id),
+        routine_set_id TEXT NOT NULL REFERENCES routine_sets (id),
+        status TEXT NOT NULL DEFAULT 'undone' CHECK (status IN ('completed', 'undone')),
+        completed_at TEXT CHECK (completed_at IS NULL OR completed_at \(stampCheck)),
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
+        UNIQUE (date, routine_id),
+        CHECK ((status = 'completed') = (completed_at IS NOT NULL))
+    ) STRICT;
+    CREATE INDEX daily_logs_by_routine ON daily_logs (routine_id, date);
+    CREATE INDEX daily_logs_by_set_date ON daily_logs (routine_set_id, date);
+
+    -- A log's set must be its routine's set: history keeps pointing at what the child saw.
+    CREATE TRIGGER daily_logs_set_matches_routine BEFORE INSERT ON daily_logs
+    WHEN (SELECT routine_set_id FROM routines WHERE id = NEW.routine_id) IS NOT NEW.routine_set_id
+    BEGIN SELECT RAISE(ABORT, 'daily_logs.routine_set_id must be the routine''s set'); END;
+
+    -- Rows that history points at are never physically deleted; soft delete instead.
+    CREATE TRIGGER routines_no_delete_with_history BEFORE DELETE ON routines
+    WHEN EXISTS (SELECT 1 FROM daily_logs WHERE routine_id = OLD.id)
+    BEGIN SELECT RAISE(ABORT, 'routines with history are soft-deleted, not removed'); END;
+    """
+}

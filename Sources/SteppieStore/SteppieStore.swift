@@ -1,1 +1,0 @@
-// Module SteppieStore: contents arrive with their issues.
