@@ -20,6 +20,10 @@ public final class Store {
             try Migrator().migrate(db)
         } catch let e as SQLiteError {
             throw StoreError.sqlite(e)
+        } catch let e as StoreError {
+            throw e
+        } catch {
+            throw StoreError.fileSystem(path: path, reason: (error as NSError).localizedDescription)
         }
         self.timeZone = timeZone
         self.ids = ids

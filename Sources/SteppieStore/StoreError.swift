@@ -18,4 +18,5 @@ public enum StoreError: Error, Equatable, Sendable {
     case undoWindowPassed(seconds: Int)
     case dayChanged
     case corruptRow(table: String, id: String, reason: String)
+    case fileSystem(path: String, reason: String)
 }

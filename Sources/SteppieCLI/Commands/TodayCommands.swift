@@ -41,8 +41,6 @@ enum TodayCommands {
     }
 
     static func complete(_ c: Context) throws -> Int32 {
-        let store = try c.store()
-        let child = try c.child()
         var routineId: UUID?
         if let raw = c.invocation.argument("ROUTINE-ID") {
             guard let id = UUID(uuidString: raw) else {
@@ -50,6 +48,8 @@ enum TodayCommands {
             }
             routineId = id
         }
+        let store = try c.store()
+        let child = try c.child()
         let now = c.now
         let day = LocalDay(now, in: store.timeZone)
         let log = try store.complete(childId: child.id, routineId: routineId, day: day, at: now)

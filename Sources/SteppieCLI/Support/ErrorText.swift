@@ -57,6 +57,7 @@ enum ErrorText {
         case .undoWindowPassed(let s): return t("cli.error.undoWindowPassed", ["seconds": String(s)])
         case .dayChanged: return t("cli.error.dayChanged")
         case .corruptRow(let table, let id, let reason): return t("cli.error.corruptRow", ["table": table, "id": id, "reason": reason])
+        case .fileSystem(let path, let reason): return t("cli.error.fileSystem", ["path": path, "reason": reason])
         }
     }
 }

@@ -95,4 +95,16 @@ public struct Row {
     }
 
     public func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
+
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// Column `i` as a typed value, whatever its type.
+    public func value(_ i: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, i) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+        default: return .text(text(i))
+        }
+    }
 }

@@ -5,7 +5,10 @@ public enum Schema {
         Migration(id: "v1-contract", sql: v1),
     ]
 
-    static let timeCheck = "GLOB '[0-2][0-9]:[0-5][0-9]'"
+    /// Applied to a column name: `HH:mm` from 00:00 to 23:59.
+    static func time(_ column: String) -> String {
+        "(\(column) IS NULL OR \(column) GLOB '[0-1][0-9]:[0-5][0-9]' OR \(column) GLOB '2[0-3]:[0-5][0-9]')"
+    }
     static let dateCheck = "GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'"
     static let stampCheck = "GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]*'"
     static let uuidCheck = "length(id) = 36"
@@ -38,8 +41,8 @@ public enum Schema {
         undo_duration_seconds INTEGER NOT NULL DEFAULT 5 CHECK (undo_duration_seconds IN (3, 5, 10)),
         notification_lead_times TEXT NOT NULL DEFAULT '[10,5]'
             CHECK (json_valid(notification_lead_times) AND json_type(notification_lead_times) = 'array'),
-        quiet_hours_start TEXT CHECK (quiet_hours_start IS NULL OR quiet_hours_start \(timeCheck)),
-        quiet_hours_end TEXT CHECK (quiet_hours_end IS NULL OR quiet_hours_end \(timeCheck)),
+        quiet_hours_start TEXT CHECK \(time("quiet_hours_start")),
+        quiet_hours_end TEXT CHECK \(time("quiet_hours_end")),
         locale TEXT,
         created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
         updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
@@ -53,7 +56,7 @@ public enum Schema {
         child_id TEXT NOT NULL REFERENCES children (id),
         name TEXT NOT NULL CHECK (json_valid(name) AND json_type(name) = 'object'),
         is_active INTEGER NOT NULL DEFAULT 0 CHECK (is_active IN (0, 1)),
-        start_time TEXT CHECK (start_time IS NULL OR start_time \(timeCheck)),
+        start_time TEXT CHECK \(time("start_time")),
         created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
         updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
         deleted_at TEXT CHECK (deleted_at IS NULL OR deleted_at \(stampCheck)),
@@ -71,7 +74,7 @@ public enum Schema {
         color_token TEXT NOT NULL DEFAULT 'color.card.sky' CHECK (color_token IN
             ('color.card.sky', 'color.card.mint', 'color.card.lemon', 'color.card.peach', 'color.card.lavender', 'color.card.rose')),
         sort_order INTEGER NOT NULL CHECK (sort_order >= 0),
-        scheduled_time TEXT CHECK (scheduled_time IS NULL OR scheduled_time \(timeCheck)),
+        scheduled_time TEXT CHECK \(time("scheduled_time")),
         is_active INTEGER NOT NULL DEFAULT 1 CHECK (is_active IN (0, 1)),
         created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
         updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
