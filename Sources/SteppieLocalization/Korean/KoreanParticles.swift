@@ -3,7 +3,7 @@ import Foundation
 /// Chooses the Korean particle that agrees with the word it follows (양치하기를, 책을, 물로, 집으로).
 ///
 /// The choice is made from the last *spoken* syllable of the value actually substituted:
-/// 1. trailing spaces, punctuation, quotes and closing brackets are skipped (`책!` reads as 책,
+/// 1. trailing spaces, punctuation, quotes, closing brackets and tildes are skipped (`책!` reads as 책,
 ///    `양치하기 (아침)` as 아침); a trailing `%` reads as 퍼센트;
 /// 2. a Hangul syllable gives its final consonant directly;
 /// 3. a number is read in Sino-Korean (``KoreanNumberReading``: 3 → 삼, 20 → 이십, 10000 → 만);
@@ -51,6 +51,8 @@ public enum KoreanParticles {
     /// Characters that are not read aloud at the end of a word.
     static func isSkippable(_ c: Character) -> Bool {
         guard c != "%" else { return false }
+        // Tildes stretch the last syllable (밥~) rather than adding one.
+        if c == "~" || c == "〜" || c == "～" { return true }
         return c.unicodeScalars.allSatisfy { scalar in
             if scalar.properties.isWhitespace { return true }
             switch scalar.properties.generalCategory {
