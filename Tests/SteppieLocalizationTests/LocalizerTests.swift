@@ -123,3 +123,17 @@ import Testing
         #expect(l.text("no.such", locale: "qps") == "⟦no.such⟧")
     }
 }
+
+@Suite struct SampleArgumentTests {
+    @Test func everySpokenPromptRendersWithoutLeftoverPlaceholders() throws {
+        let set = try CatalogSet.load(directory: try repositoryLocalization())
+        let l = Localizer(catalogs: set, systemLocale: nil)
+        for locale in ["ko", "en", "qps"] {
+            for key in set.allKeys {
+                let text = l.text(key, locale: locale, args: SampleArguments.values(locale: locale))
+                #expect(!text.contains("{") && !text.contains("⟦"), "\(locale) \(key): \(text)")
+            }
+        }
+        #expect(l.text("tts.undone", locale: "ko", args: SampleArguments.values(locale: "ko")) == "괜찮아요. 양치하기를 다시 해 볼까요?")
+    }
+}
