@@ -1,0 +1,61 @@
+/// One thing `CatalogChecker` found wrong with the catalogs.
+public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of built-in label a problem is about.
+    public enum LabelKind: String, Sendable, Hashable {
+        case template, icon
+    }
+
+    /// A required locale has no catalog directory at all.
+    case missingLocale(locale: String)
+    /// A key some locale defines (or the core needs) is absent from a required locale.
+    case missingKey(key: String, locale: String)
+    /// The placeholder names differ from the reference locale's.
+    case placeholderMismatch(key: String, locale: String, expected: [String], found: [String], reference: String)
+    /// A particle placeholder (`{name|을를}`) in a catalog that is not Korean.
+    case particleOutsideKorean(key: String, locale: String, placeholder: String)
+    /// A particle text after `|` that is not a known pair.
+    case unknownParticle(key: String, locale: String, form: String)
+    /// A value (or one plural form) that is empty or only spaces.
+    case emptyValue(key: String, locale: String)
+    /// A plural entry without a form its language needs.
+    case incompletePlural(key: String, locale: String, missing: [PluralCategory])
+    /// A key no code uses.
+    case unusedKey(key: String)
+    /// A template title or icon label without text in a required locale.
+    case labelMissing(kind: LabelKind, id: String, locale: String)
+    /// A template title in the catalog that differs from the one in SteppieCore.
+    case labelDiffers(id: String, locale: String, catalog: String, core: String)
+    /// A spoken `tts.*` line without its on-screen counterpart.
+    case spokenWithoutScreenLine(key: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .missingLocale(let locale):
+            "locale \(locale): no catalog (add Localization/\(locale)/)"
+        case .missingKey(let key, let locale):
+            "\(locale): missing key \(key)"
+        case .placeholderMismatch(let key, let locale, let expected, let found, let reference):
+            "\(locale): \(key) has placeholders \(Self.list(found)) but \(reference) has \(Self.list(expected))"
+        case .particleOutsideKorean(let key, let locale, let placeholder):
+            "\(locale): \(key) uses the Korean particle placeholder {\(placeholder)}; only Korean catalogs may"
+        case .unknownParticle(let key, let locale, let form):
+            "\(locale): \(key) uses unknown particle '\(form)' (known: \(ParticleForm.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .emptyValue(let key, let locale):
+            "\(locale): \(key) is empty"
+        case .incompletePlural(let key, let locale, let missing):
+            "\(locale): \(key) lacks plural form(s) \(missing.map(\.rawValue).joined(separator: ", "))"
+        case .unusedKey(let key):
+            "unused key \(key)"
+        case .labelMissing(let kind, let id, let locale):
+            "\(locale): \(kind.rawValue) label \(id) has no text"
+        case .labelDiffers(let id, let locale, let catalog, let core):
+            "\(locale): \(id) reads \"\(catalog)\" in the catalog but \"\(core)\" in SteppieCore"
+        case .spokenWithoutScreenLine(let key, let expected):
+            "spoken line \(key) has no on-screen line \(expected)"
+        }
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.isEmpty ? "none" : names.map { "{\($0)}" }.joined(separator: " ")
+    }
+}

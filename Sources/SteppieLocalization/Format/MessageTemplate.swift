@@ -1,0 +1,148 @@
+/// A parsed catalog string: literal text and named placeholders, some carrying a Korean particle.
+///
+/// Syntax: `{name}` inserts an argument, `{name|을를}` inserts it followed by the particle form
+/// that agrees with it, and `{{` / `}}` stand for literal braces. A name starts with a letter and
+/// continues with letters, digits or `_`.
+public struct MessageTemplate: Sendable, Hashable {
+    /// One piece of a template.
+    public enum Segment: Sendable, Hashable {
+        case literal(String)
+        /// A placeholder; `particle` is the text after `|` exactly as written (`을를`), if any.
+        case placeholder(name: String, particle: String?)
+    }
+
+    /// The pieces in reading order; neighbouring literals are merged.
+    public let segments: [Segment]
+
+    /// Parses `source`, throwing a ``TemplateSyntaxError`` that names the offending position.
+    public init(parsing source: String) throws(TemplateSyntaxError) {
+        segments = try TemplateParser(source).parse()
+    }
+
+    /// Builds a template from segments that are already known to be valid.
+    public init(segments: [Segment]) { self.segments = segments }
+
+    /// The placeholder names in order of first appearance.
+    public var placeholderNames: [String] {
+        var seen: [String] = []
+        for case .placeholder(let name, _) in segments where !seen.contains(name) { seen.append(name) }
+        return seen
+    }
+
+    /// Every placeholder as (name, particle form) pairs, in order, duplicates kept.
+    public var placeholders: [(name: String, particle: String?)] {
+        segments.compactMap {
+            if case .placeholder(let name, let particle) = $0 { return (name, particle) }
+            return nil
+        }
+    }
+
+    /// The template written back in source form (braces in literals escaped again).
+    public var source: String {
+        segments.map { segment in
+            switch segment {
+            case .literal(let text):
+                return text.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}")
+            case .placeholder(let name, let particle):
+                return "{" + name + (particle.map { "|" + $0 } ?? "") + "}"
+            }
+        }.joined()
+    }
+
+    /// True when `name` is a valid placeholder name.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
+    }
+}
+
+/// Why a catalog string or raw template could not be parsed.
+public struct TemplateSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Reason: String, Sendable, Equatable {
+        case unclosedPlaceholder = "a '{' is never closed by '}'"
+        case strayClosingBrace = "a lone '}' (write '}}' for a literal brace)"
+        case emptyName = "a placeholder has no name"
+        case invalidName = "a placeholder name must start with a letter and use only letters, digits and '_'"
+        case emptyParticle = "nothing follows '|' in a placeholder"
+        case nestedBrace = "a '{' inside a placeholder"
+    }
+
+    public let reason: Reason
+    /// Character offset (0-based) where the problem starts.
+    public let offset: Int
+
+    public init(_ reason: Reason, at offset: Int) {
+        self.reason = reason
+        self.offset = offset
+    }
+
+    public var description: String { "\(reason.rawValue) (at character \(offset))" }
+}
+
+/// A single-pass scanner over the characters of a template.
+private struct TemplateParser {
+    let chars: [Character]
+
+    init(_ source: String) { chars = Array(source) }
+
+    func parse() throws(TemplateSyntaxError) -> [MessageTemplate.Segment] {
+        var segments: [MessageTemplate.Segment] = []
+        var literal = ""
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            if c == "{" && next == "{" {
+                literal.append("{")
+                i += 2
+            } else if c == "}" && next == "}" {
+                literal.append("}")
+                i += 2
+            } else if c == "}" {
+                throw TemplateSyntaxError(.strayClosingBrace, at: i)
+            } else if c == "{" {
+                guard let close = chars[(i + 1)...].firstIndex(of: "}") else {
+                    throw TemplateSyntaxError(.unclosedPlaceholder, at: i)
+                }
+                let body = chars[(i + 1)..<close]
+                if let nested = body.firstIndex(of: "{") { throw TemplateSyntaxError(.nestedBrace, at: nested) }
+                if !literal.isEmpty {
+                    segments.append(.literal(literal))
+                    literal = ""
+                }
+                segments.append(try placeholder(body, at: i))
+                i = close + 1
+            } else {
+                literal.append(c)
+                i += 1
+            }
+        }
+        if !literal.isEmpty { segments.append(.literal(literal)) }
+        return segments
+    }
+
+    private func placeholder(_ body: ArraySlice<Character>, at offset: Int) throws(TemplateSyntaxError) -> MessageTemplate.Segment {
+        let parts = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts.first ?? []).trimmingSpaces()
+        if name.isEmpty { throw TemplateSyntaxError(.emptyName, at: offset) }
+        guard MessageTemplate.isValidName(name) else { throw TemplateSyntaxError(.invalidName, at: offset) }
+        guard parts.count == 2 else { return .placeholder(name: name, particle: nil) }
+        let particle = String(parts[1]).trimmingSpaces()
+        if particle.isEmpty { throw TemplateSyntaxError(.emptyParticle, at: offset) }
+        return .placeholder(name: name, particle: particle)
+    }
+}
+
+extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,1 +1,0 @@
-// Module SteppieLocalization: contents arrive with their issues.
