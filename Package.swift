@@ -23,6 +23,8 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
+    // Benchmarks (release build): `make bench`.
+    .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "CSQLite"]),
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),

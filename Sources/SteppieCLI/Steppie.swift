@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieLocalization
 import SteppieStore
 
 /// The `steppie` program: parse, validate, run one command, and map the outcome to an exit status
@@ -40,7 +41,16 @@ public enum Steppie {
     /// Runs one command line in `env`.
     public static func run(_ arguments: [String], in env: CLIEnvironment, startupError: UsageError? = nil) -> Int32 {
         let locale = chosenLocale(arguments, env)
-        let text = CatalogText.messages(locale: locale, dataDirectory: env.dataDirectory)
+        let catalogs: CatalogSet
+        switch env.catalogs {
+        case .success(let set): catalogs = set
+        case .failure(let error):
+            // Without catalogs there is no translated text to show: say so plainly.
+            env.console.error("steppie: cannot load the message catalogs: \(error)")
+            return exitFailure
+        }
+        let localizer = Localizer(catalogs: catalogs, environment: env.variables)
+        let text = Messages(locale: locale) { key, args in localizer.text(key, locale: locale, args: args) }
         if let startupError {
             env.console.error(ErrorText.usage(startupError, text))
             return exitUsage
@@ -81,6 +91,7 @@ public enum Steppie {
             if a.hasPrefix("--locale=") { chosen = String(a.dropFirst(9)) }
         }
         let chain = LocaleFallback.chain(chosen: chosen, system: LocaleFallback.systemLocale(environment: env.variables))
+        if let first = chain.first, PseudoLocale.isPseudo(first) { return first }
         let supported = ["ko", "en"]
         return chain.map(LocaleFallback.language).first(where: supported.contains) ?? LocaleFallback.defaultLanguage
     }

@@ -18,7 +18,7 @@ import SteppieStore
 
             Global options:
               --db PATH        Database file (default: $STEPPIE_DB, then $XDG_DATA_HOME/steppie/steppie.db).
-              --locale LOCALE  Language of messages and titles. (ko|en)
+              --locale LOCALE  Language of messages and titles. (ko|en|qps)
               --help           Show help for the command.
 
             """)

@@ -26,7 +26,7 @@ import Testing
         (["today", "--kid", "Mina"], .unknownOption("--kid", path: ["today"])),
         (["today", "--child"], .missingValue(option: "--child")),
         (["today", "--child", "--json"], .missingValue(option: "--child")),
-        (["--locale", "fr", "today"], .invalidChoice(option: "--locale", value: "fr", choices: ["ko", "en"])),
+        (["--locale", "fr", "today"], .invalidChoice(option: "--locale", value: "fr", choices: ["ko", "en", "qps"])),
         (["init", "--template", "evening"], .invalidChoice(option: "--template", value: "evening", choices: ["morning", "school", "bedtime"])),
         (["today", "extra"], .unexpectedArgument("extra")),
         (["children", "add"], .missingArgument("NAME")),

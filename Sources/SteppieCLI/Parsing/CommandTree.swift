@@ -5,7 +5,7 @@ public enum CommandTree {
 
     public static let globals: [OptionSpec] = [
         .value("--db", "PATH", help: "cli.option.db"),
-        .value("--locale", "LOCALE", help: "cli.option.locale", choices: ["ko", "en"]),
+        .value("--locale", "LOCALE", help: "cli.option.locale", choices: ["ko", "en", "qps"]),
     ]
 
     public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract", subcommands: [

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieLocalization
 import SteppieStore
 
 /// Everything a command needs from the outside world, built once at start and injectable in tests.
@@ -10,6 +11,8 @@ public struct CLIEnvironment: Sendable {
     public var timeZone: TimeZone
     /// Where `Localization/` and `Sounds/` live.
     public var dataDirectory: URL?
+    /// The message catalogs, loaded once from `dataDirectory`.
+    public var catalogs: Result<CatalogSet, CatalogLoadError>
     public var executablePath: String
     /// Reads standard input (secrets, keys-from); nil at end of input.
     public var readLine: @Sendable () -> String?
@@ -21,6 +24,7 @@ public struct CLIEnvironment: Sendable {
         self.clock = clock
         self.timeZone = timeZone
         self.dataDirectory = dataDirectory
+        self.catalogs = CLIEnvironment.loadCatalogs(dataDirectory)
         self.executablePath = executablePath
         self.readLine = readLine
     }
@@ -45,8 +49,7 @@ public struct CLIEnvironment: Sendable {
         }
         let exe = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } ?? ""
         return CLIEnvironment(variables: vars, console: .standard(), clock: RunningClock(startingAt: start), timeZone: zone,
-                              dataDirectory: DataLocator.locate(environment: vars, executablePath: exe,
-                                                                currentDirectory: FileManager.default.currentDirectoryPath),
+                              dataDirectory: DataDirectory.locate(environment: vars, executablePath: exe),
                               executablePath: exe)
     }
 
@@ -57,6 +60,12 @@ public struct CLIEnvironment: Sendable {
         let base = variables["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((variables["HOME"] ?? NSHomeDirectory()) + "/.local/share")
         return base + "/steppie/steppie.db"
+    }
+
+    static func loadCatalogs(_ data: URL?) -> Result<CatalogSet, CatalogLoadError> {
+        guard let data else { return .failure(.directoryMissing(path: "Localization (set STEPPIE_DATA_DIR)")) }
+        do { return .success(try CatalogSet.load(directory: DataDirectory.localizationDirectory(in: data))) }
+        catch { return .failure(error) }
     }
 
     /// The local day now.
