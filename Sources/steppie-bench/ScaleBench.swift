@@ -85,6 +85,9 @@ enum ScaleBench {
         }
         var rows = 0
         guard let morning = LocalTime("07:30") else { throw BenchError.wrong("time") }
+        // A fixture, not user data: build it without a journal, then return to the store's WAL mode.
+        try store.db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -524288")
+        defer { try? store.db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
         try store.db.transaction {
             let sql = "INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             for d in 0..<days {

@@ -7,7 +7,7 @@ try FileManager.default.createDirectory(at: directory, withIntermediateDirectori
 defer { try? FileManager.default.removeItem(at: directory) }
 do {
     if which.isEmpty || which.contains("scale") { try ScaleBench.run(directory: directory) }
-    print(String(format: "\npeak RSS of the benchmark process: %.1f MiB", peakRSSMiB()))
+    print(String(format: "\npeak RSS of the benchmark process (includes building the fixture): %.1f MiB", peakRSSMiB()))
 } catch {
     FileHandle.standardError.write(Data("steppie-bench: \(error)\n".utf8))
     exit(1)

@@ -17,10 +17,19 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        var text = text
+        let parsed: (Int, Int, Int)? = text.withUTF8 { u in
+            guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
+            var fields = [0, 0, 0]
+            for (field, range) in [(0, 0..<4), (1, 5..<7), (2, 8..<10)] {
+                for i in range {
+                    guard u[i] >= 48, u[i] <= 57 else { return nil }
+                    fields[field] = fields[field] * 10 + Int(u[i] - 48)
+                }
+            }
+            return (fields[0], fields[1], fields[2])
+        }
+        guard let (y, m, d) = parsed else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

@@ -39,7 +39,11 @@ public enum Timestamp {
 
     /// Parses `YYYY-MM-DDTHH:mm:ss[.fff][Z|±HH:mm|±HHmm]`; an offset (or `Z`) is required.
     public static func parse(_ text: String) -> Date? {
-        let u = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Date? {
         func num(_ from: Int, _ len: Int) -> Int? {
             guard from + len <= u.count else { return nil }
             var v = 0

@@ -3,15 +3,20 @@ import SteppieCore
 
 extension Store {
     static let logColumns = "id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at"
+    static let logColumnsOfL = qualified(logColumns, "l")
+    static let routineColumnsOfR = qualified(routineColumns, "r")
+
+    /// `a, b` → `t.a, t.b`, for joins.
+    static func qualified(_ columns: String, _ table: String) -> String {
+        columns.split(separator: ",").map { table + "." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+    }
 
     /// A child's active routines for `day`, each with its log for that day.
     public func today(childId: UUID, day: LocalDay) throws -> DayPlan {
         try read {
             guard let set = try activeSet(childId: childId) else { return DayPlan(day: day, set: nil, items: []) }
-            let prefixed = Store.routineColumns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
-            let logCols = Store.logColumns.split(separator: ",").map { "l." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
             let items = try db.query("""
-                SELECT \(prefixed), \(logCols) FROM routines r
+                SELECT \(Store.routineColumnsOfR), \(Store.logColumnsOfL) FROM routines r
                 LEFT JOIN daily_logs l ON l.routine_id = r.id AND l.date = ?
                 WHERE r.routine_set_id = ? AND r.is_active = 1 AND r.deleted_at IS NULL
                 ORDER BY r.sort_order
@@ -82,16 +87,24 @@ extension Store {
     /// with the routine as the child saw it (soft-deleted routines included).
     public func history(childId: UUID, from: LocalDay, through: LocalDay) throws -> [DayPlan.Item] {
         try read {
-            let prefixed = Store.routineColumns.split(separator: ",").map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
-            let logCols = Store.logColumns.split(separator: ",").map { "l." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+            // Decode each routine once, not once per log: a month has ~30 logs per routine.
+            let routines = try db.query("""
+                SELECT \(Store.routineColumnsOfR) FROM routine_sets s JOIN routines r ON r.routine_set_id = s.id
+                WHERE s.child_id = ?
+                """, [.text(childId.lowercased)], decodeRoutine)
+            let byId = Dictionary(routines.map { ($0.id.lowercased, $0) }, uniquingKeysWith: { a, _ in a })
             return try db.query("""
-                SELECT \(prefixed), \(logCols) FROM routine_sets s
+                SELECT \(Store.logColumnsOfL) FROM routine_sets s
                 JOIN daily_logs l ON l.routine_set_id = s.id AND l.date BETWEEN ? AND ?
                 JOIN routines r ON r.id = l.routine_id
                 WHERE s.child_id = ?
                 ORDER BY l.date, r.sort_order, l.created_at
                 """, [.text(from.description), .text(through.description), .text(childId.lowercased)]) { row in
-                DayPlan.Item(routine: try decodeRoutine(row, offset: 0), log: try decodeLog(row, offset: 12))
+                let log = try decodeLog(row, offset: 0)
+                guard let routine = byId[log.routineId.lowercased] else {
+                    throw StoreError.corruptRow(table: "daily_logs", id: log.id.lowercased, reason: "routine missing")
+                }
+                return DayPlan.Item(routine: routine, log: log)
             }
         }
     }
