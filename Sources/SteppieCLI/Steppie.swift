@@ -21,6 +21,9 @@ public enum Steppie {
         "complete": TodayCommands.complete,
         "undo": TodayCommands.undo,
         "icons": TodayCommands.icons,
+        "l10n check": L10nCommands.check,
+        "l10n show": L10nCommands.show,
+        "l10n format": L10nCommands.format,
     ]
 
     /// Runs the process's command line in the live environment.

@@ -25,6 +25,19 @@ public enum CommandTree {
                     positionals: [PositionalSpec("ROUTINE-ID", help: "cli.argument.routineId", optional: true)]),
         CommandSpec("undo", abstract: "cli.undo.abstract", options: [child, json]),
         CommandSpec("icons", abstract: "cli.icons.abstract", options: [json]),
+        CommandSpec("l10n", abstract: "cli.l10n.abstract", subcommands: [
+            CommandSpec("check", abstract: "cli.l10n.check.abstract", options: [
+                .value("--dir", "DIR", help: "cli.option.catalogDir"),
+                .value("--sources", "DIR", help: "cli.option.sources"),
+                json,
+            ]),
+            CommandSpec("show", abstract: "cli.l10n.show.abstract", options: [json],
+                        positionals: [PositionalSpec("KEY", help: "cli.argument.key")]),
+            CommandSpec("format", abstract: "cli.l10n.format.abstract", options: [
+                .value("--template", "TEXT", help: "cli.option.template.text"),
+                .value("--arg", "NAME=VALUE", help: "cli.option.arg", repeatable: true),
+            ], positionals: [PositionalSpec("KEY", help: "cli.argument.key", optional: true)]),
+        ]),
     ])
 
     public static let parser = Parser(root: root, globals: globals)

@@ -1,5 +1,6 @@
 import SteppieCore
 import SteppieStore
+import SteppieLocalization
 
 /// Turns error values into one line of text in the user's language.
 enum ErrorText {
@@ -26,6 +27,8 @@ enum ErrorText {
         case let v as ContractViolation: line = violation(v, t)
         case let s as StoreError: line = store(s, t)
         case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
+        case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
+        case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])
         default: line = t("cli.error.unexpected", ["reason": String(describing: error)])
         }
         return "steppie: " + line

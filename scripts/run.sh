@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's main job: installs what is missing, builds a release binary and runs a guided
+# routine on the default database (created with the morning template on first run).
+# Extra arguments go to `steppie child` (for example --child NAME, --output wav).
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+swift build -c release --product steppie
+bin=.build/release/steppie
+
+"$bin" init >/dev/null
+exec "$bin" today "$@"

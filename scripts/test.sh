@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds, and runs every test against a
+# private PulseAudio server with a null sink (started here and stopped afterwards), then checks
+# the catalogs with the real binary.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+swift build --build-tests
+
+export STEPPIE_REQUIRE_PULSE=1
+scripts/with-pulse.sh swift test --skip-build
+.build/debug/steppie l10n check
