@@ -59,18 +59,31 @@ extension Store {
     @discardableResult
     public func undo(childId: UUID, day: LocalDay, at now: Date, windowSeconds: Int) throws -> DailyLog {
         try write {
-            guard LocalDay(now, in: timeZone) == day else { throw StoreError.dayChanged }
             let plan = try today(childId: childId, day: day)
-            guard let last = plan.lastCompleted, let log = last.log, let completedAt = log.completedAt else {
+            guard let log = plan.lastCompleted?.log else { throw StoreError.nothingToUndo }
+            return try undoCompletion(logId: log.id, day: day, at: now, windowSeconds: windowSeconds)
+        }
+    }
+
+    /// Returns one completion to `undone`, keeping its row and id. Refused after the undo window,
+    /// or when `now` is no longer on `day` (the local date changed).
+    @discardableResult
+    public func undoCompletion(logId: UUID, day: LocalDay, at now: Date, windowSeconds: Int) throws -> DailyLog {
+        try write {
+            guard LocalDay(now, in: timeZone) == day else { throw StoreError.dayChanged }
+            guard let log = try db.queryFirst("SELECT \(Store.logColumns) FROM daily_logs WHERE id = ?", [.text(logId.lowercased)], {
+                try decodeLog($0, offset: 0)
+            }), log.date == day, log.status == .completed, let completedAt = log.completedAt else {
                 throw StoreError.nothingToUndo
             }
             let age = now.timeIntervalSince(completedAt)
             guard age >= -1, age <= Double(windowSeconds) else { throw StoreError.undoWindowPassed(seconds: windowSeconds) }
             try db.run("UPDATE daily_logs SET status = 'undone', completed_at = NULL, updated_at = ? WHERE id = ? AND status = 'completed'",
-                       [stamp(now), .text(log.id.lowercased)])
-            guard let updated = try self.log(day: day, routineId: last.routine.id) else {
-                throw StoreError.corruptRow(table: "daily_logs", id: log.id.lowercased, reason: "vanished after write")
-            }
+                       [stamp(now), .text(logId.lowercased)])
+            var updated = log
+            updated.status = .undone
+            updated.completedAt = nil
+            updated.updatedAt = now
             return updated
         }
     }
