@@ -13,6 +13,11 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libsndfile1-dev"])]),
 ]
 
+/// Our own small C: the terminal calls Swift cannot make (variadic ioctl, termios flag macros).
+let cTargets: [Target] = [
+    .target(name: "CTerminal"),
+]
+
 let swiftTargets: [Target] = [
     // Pure core: data contract, validation, days and clocks, rules. No C, no I/O.
     .target(name: "SteppieCore"),
@@ -21,7 +26,7 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile"]),
     .target(name: "SteppieCLI",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "CSQLite"]),
@@ -46,6 +51,6 @@ let package = Package(
     products: [
         .executable(name: "steppie", targets: ["steppie"]),
     ],
-    targets: systemLibraries + swiftTargets,
+    targets: systemLibraries + cTargets + swiftTargets,
     swiftLanguageModes: [.v6]
 )

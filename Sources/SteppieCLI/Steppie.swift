@@ -21,6 +21,7 @@ public enum Steppie {
         "complete": TodayCommands.complete,
         "undo": TodayCommands.undo,
         "icons": TodayCommands.icons,
+        "child": ChildCommand.run,
         "l10n check": L10nCommands.check,
         "l10n show": L10nCommands.show,
         "l10n format": L10nCommands.format,

@@ -25,6 +25,13 @@ public enum CommandTree {
                     positionals: [PositionalSpec("ROUTINE-ID", help: "cli.argument.routineId", optional: true)]),
         CommandSpec("undo", abstract: "cli.undo.abstract", options: [child, json]),
         CommandSpec("icons", abstract: "cli.icons.abstract", options: [json]),
+        CommandSpec("child", abstract: "cli.child.abstract", options: [
+            child,
+            .value("--output", "OUTPUT", help: "cli.option.output", choices: ["pulse", "wav", "null"]),
+            .value("--wav", "FILE", help: "cli.option.wav"),
+            .value("--events", "FILE", help: "cli.option.events"),
+            .value("--keys-from", "FILE", help: "cli.option.keysFrom"),
+        ]),
         CommandSpec("l10n", abstract: "cli.l10n.abstract", subcommands: [
             CommandSpec("check", abstract: "cli.l10n.check.abstract", options: [
                 .value("--dir", "DIR", help: "cli.option.catalogDir"),

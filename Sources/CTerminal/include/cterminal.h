@@ -1,0 +1,14 @@
+#ifndef CTERMINAL_H
+#define CTERMINAL_H
+
+/// Rows and columns of the terminal on `fd`; returns 0 on success, -1 when `fd` is not a terminal.
+int cterminal_window_size(int fd, int *rows, int *cols);
+
+/// Puts the terminal on `fd` in raw input mode (no echo, no line buffering, no signals from keys),
+/// saving the previous mode; returns 0 on success.
+int cterminal_enter_raw(int fd);
+
+/// Restores the mode saved by `cterminal_enter_raw`; safe to call more than once.
+void cterminal_restore(int fd);
+
+#endif

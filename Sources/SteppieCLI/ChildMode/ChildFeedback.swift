@@ -1,0 +1,46 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// Builds what child mode speaks and sounds with, and checks the guardian PIN.
+enum ChildFeedback {
+    static func makePlayer(_ c: Context, locale: String, quiet: Bool) throws -> any CuePlayer {
+        StatusLinePlayer(c: c, locale: locale, printing: !quiet)
+    }
+
+    static func verifyPin(_ pin: String, _ c: Context) -> Bool { false }
+}
+
+/// Prints the on-screen line of every cue (for runs without a screen: pipes, CI, logs).
+final class StatusLinePlayer: CuePlayer {
+    private let c: Context
+    private let locale: String
+    private let printing: Bool
+
+    init(c: Context, locale: String, printing: Bool) {
+        self.c = c
+        self.locale = locale
+        self.printing = printing
+    }
+
+    func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
+        guard printing else { return }
+        c.console.print(StatusLinePlayer.line(cue, plan: plan, text: c.text, locale: locale))
+    }
+
+    func update(child: Child) {}
+
+    static func line(_ cue: ChildCue, plan: DayPlan, text: Messages, locale: String) -> String {
+        func title(_ id: UUID) -> String { plan.item(id)?.routine.title.resolve(chosen: locale, system: nil) ?? "" }
+        switch cue {
+        case .announce(let id): return text("child.status.announce", ["routineTitle": title(id)])
+        case .completed(let id): return text("child.status.completed", ["routineTitle": title(id)])
+        case .undone(let id): return text("child.status.undone", ["routineTitle": title(id)])
+        case .next(let id): return text("child.status.next", ["routineTitle": title(id)])
+        case .allDone: return text("child.status.allDone")
+        case .reminder(let id, let minutes): return text("child.status.reminder", ["routineTitle": title(id), "minutes": String(minutes), "count": String(minutes)])
+        case .setStartsAt(let t): return text("child.status.setStartsAt", ["time": t.description])
+        case .error: return text("child.status.error")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// Runs child mode: feeds events to the pure reducer and executes its effects with the store,
+/// the cue player and one undo timer, on an injected clock. Notices a new local day, changes
+/// made by other processes, and due reminders on `poll`.
+public final class ChildModeRuntime {
+    public private(set) var state: ChildModeState
+    public private(set) var child: Child
+    private let store: Store
+    private let clock: any WallClock
+    private let player: any CuePlayer
+    private let events: EventLog?
+    private var undoTimer: Date?
+    private var dataVersion: Int
+    private var lastTick: Date
+    /// Called with a fault the first time it happens (e.g. the database turned read-only).
+    public var onFault: (String) -> Void = { _ in }
+
+    public init(store: Store, child: Child, clock: any WallClock, player: any CuePlayer, events: EventLog?) throws {
+        self.store = store
+        self.child = child
+        self.clock = clock
+        self.player = player
+        self.events = events
+        let now = clock.now()
+        state = ChildModeState(timeZone: store.timeZone, profile: child.profile,
+                               plan: try store.today(childId: child.id, day: LocalDay(now, in: store.timeZone)), now: now)
+        dataVersion = try store.dataVersion()
+        lastTick = now
+    }
+
+    /// Opens child mode: announces the current activity (or when the set starts).
+    public func start() { send(.started(now: clock.now())) }
+
+    public func done() { send(.donePressed(now: clock.now())) }
+    public func press(_ routineId: UUID) { send(.pressed(routineId: routineId, now: clock.now())) }
+    public func undo() { send(.undoPressed(now: clock.now())) }
+    public func next() { send(.nextPressed(now: clock.now())) }
+
+    /// Called often (every 100–250 ms): fires the undo timer, ticks the clock (new day, reminders,
+    /// start time) and reloads when another process changed the database.
+    public func poll() {
+        let now = clock.now()
+        if let t = undoTimer, now >= t {
+            undoTimer = nil
+            send(.undoWindowElapsed(now: now))
+        }
+        if now.timeIntervalSince(lastTick) >= 0.25 || LocalDay(now, in: store.timeZone) != state.day {
+            lastTick = now
+            send(.tick(now: now))
+        }
+        reloadIfChanged(now: now)
+    }
+
+    /// When the next timer-driven event is due, so a loop can sleep until then.
+    public var nextDeadline: Date? { undoTimer }
+
+    private func reloadIfChanged(now: Date) {
+        guard let version = try? store.dataVersion(), version != dataVersion else { return }
+        dataVersion = version
+        do {
+            if let fresh = try? store.child(id: child.id), fresh != child {
+                child = fresh
+                state.undoDurationSeconds = fresh.profile.undoDurationSeconds
+                state.leadTimes = fresh.profile.notificationLeadTimes
+                state.quietStart = fresh.profile.quietHoursStart
+                state.quietEnd = fresh.profile.quietHoursEnd
+                player.update(child: fresh)
+            }
+            send(.planChanged(try store.today(childId: child.id, day: LocalDay(now, in: store.timeZone)), now: now))
+        } catch {
+            onFault(String(describing: error))
+        }
+    }
+
+    /// One event through the reducer, then its effects, then any events those produced.
+    public func send(_ event: ChildModeEvent) {
+        var queue = [event]
+        while !queue.isEmpty {
+            let e = queue.removeFirst()
+            let before = state
+            let effects = ChildModeReducer.reduce(&state, e)
+            record(e, before: before)
+            for effect in effects { queue += execute(effect) }
+        }
+    }
+
+    private func execute(_ effect: ChildModeEffect) -> [ChildModeEvent] {
+        switch effect {
+        case .persistCompletion(let routineId, let day, let at):
+            do {
+                let log = try store.complete(childId: child.id, routineId: routineId, day: day, at: at)
+                dataVersion = (try? store.dataVersion()) ?? dataVersion
+                return [.completionSaved(log, now: clock.now())]
+            } catch {
+                onFault(String(describing: error))
+                return [.completionFailed(now: clock.now())]
+            }
+        case .persistUndo(let logId, _, let day, let at):
+            do {
+                let log = try store.undoCompletion(logId: logId, day: day, at: at, windowSeconds: state.undoDurationSeconds)
+                dataVersion = (try? store.dataVersion()) ?? dataVersion
+                return [.undoSaved(log, now: clock.now())]
+            } catch {
+                onFault(String(describing: error))
+                return [.undoFailed(now: clock.now())]
+            }
+        case .reloadPlan(let day):
+            do {
+                return [.planChanged(try store.today(childId: child.id, day: day), now: clock.now())]
+            } catch {
+                onFault(String(describing: error))
+                return []
+            }
+        case .startUndoTimer(let at):
+            undoTimer = at
+        case .cancelUndoTimer:
+            undoTimer = nil
+        case .play(let cue):
+            player.play(cue, plan: state.plan, child: child)
+            recordCue(cue)
+        }
+        return []
+    }
+
+    // MARK: Events for other front ends
+
+    private func record(_ event: ChildModeEvent, before: ChildModeState) {
+        guard let events else { return }
+        let now = event.now
+        let focus = state.focus.flatMap { state.plan.item($0)?.routine }
+        switch event {
+        case .completionSaved where before.saving != nil && state.saving == nil:
+            events.record("completed", routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
+        case .completionFailed where before.saving != nil:
+            events.record("saveFailed", routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
+        case .undoSaved where before.saving != nil:
+            events.record("undone", routine: focus, state: state, at: now)
+        case .undoFailed where before.saving != nil:
+            events.record("undoFailed", routine: focus, state: state, at: now)
+        case .undoPressed where state.notice == .undoRefused && before.notice != .undoRefused:
+            events.record("undoRefused", routine: focus, state: state, at: now)
+        default:
+            if state.day != before.day { events.record("dayChanged", routine: focus, state: state, at: now) }
+            if state.focus != before.focus { events.record("focus", routine: focus, state: state, at: now) }
+            if state.isAllDone && !before.isAllDone { events.record("allDone", routine: nil, state: state, at: now) }
+        }
+    }
+
+    private func recordCue(_ cue: ChildCue) {
+        guard let events else { return }
+        let now = clock.now()
+        switch cue {
+        case .announce(let id), .completed(let id), .undone(let id), .next(let id):
+            events.record("cue", routine: state.plan.item(id)?.routine, state: state, at: now, extra: ["cue": cueName(cue)])
+        case .reminder(let id, let minutes):
+            events.record("cue", routine: state.plan.item(id)?.routine, state: state, at: now, extra: ["cue": "reminder", "minutes": minutes])
+        case .allDone, .error, .setStartsAt:
+            events.record("cue", routine: nil, state: state, at: now, extra: ["cue": cueName(cue)])
+        }
+    }
+
+    func cueName(_ cue: ChildCue) -> String {
+        switch cue {
+        case .announce: "announce"
+        case .completed: "completed"
+        case .undone: "undone"
+        case .next: "next"
+        case .allDone: "allDone"
+        case .reminder: "reminder"
+        case .setStartsAt: "setStartsAt"
+        case .error: "error"
+        }
+    }
+}
