@@ -123,15 +123,15 @@ import Testing
         Case(name: "midnight closes the window and reloads the new day", given: {
                 var s = afterCompletingR1(); s.lastSeen = F.at(0); return s },
              event: .tick(now: Timestamp.parse("2026-03-03T00:00:01+09:00") ?? F.t0),
-             expect: { $0.undo = nil; $0.day = F.day.adding(days: 1); $0.plan = F.plan(day: F.day.adding(days: 1)); $0.focus = F.r1 },
+             expect: { $0.undo = nil; $0.day = F.day.adding(days: 1); $0.plan = F.plan(day: F.day.adding(days: 1)); $0.focus = nil },
              effects: [.cancelUndoTimer, .reloadPlan(day: F.day.adding(days: 1))]),
         Case(name: "a press that arrives after midnight is refused", given: { F.state(F.plan(done: [F.r1: F.at(-60)])) },
              event: .pressed(routineId: F.r2, now: Timestamp.parse("2026-03-03T00:00:01+09:00") ?? F.t0),
-             expect: { $0.day = F.day.adding(days: 1); $0.plan = F.plan(day: F.day.adding(days: 1)); $0.focus = F.r1 },
+             expect: { $0.day = F.day.adding(days: 1); $0.plan = F.plan(day: F.day.adding(days: 1)); $0.focus = nil },
              effects: [.reloadPlan(day: F.day.adding(days: 1))]),
         Case(name: "undo after the date changed is refused", given: { afterCompletingR1() },
              event: .undoPressed(now: Timestamp.parse("2026-03-03T00:00:01+09:00") ?? F.t0),
-             expect: { $0.undo = nil; $0.day = F.day.adding(days: 1); $0.plan = F.plan(day: F.day.adding(days: 1)); $0.focus = F.r1; $0.notice = .undoRefused },
+             expect: { $0.undo = nil; $0.day = F.day.adding(days: 1); $0.plan = F.plan(day: F.day.adding(days: 1)); $0.focus = nil; $0.notice = .undoRefused },
              effects: [.cancelUndoTimer, .reloadPlan(day: F.day.adding(days: 1))]),
         Case(name: "the new day's plan is announced", given: { var s = F.state(F.plan(day: F.day.adding(days: 1))); s.day = F.day.adding(days: 1); s.focus = nil; return s },
              event: .planChanged(F.plan(day: F.day.adding(days: 1)), now: Timestamp.parse("2026-03-03T00:00:02+09:00") ?? F.t0),
@@ -160,9 +160,14 @@ import Testing
                 var s = F.state(F.plan(start: "07:00")); s.lastSeen = F.at(-1); return s },
              event: .tick(now: F.at(0)), expect: { _ in }, effects: [.play(.announce(routineId: F.r1))]),
         Case(name: "a completion saved after midnight belongs to yesterday and is not claimed", given: {
-                var s = F.state(F.plan(day: F.day.adding(days: 1))); s.day = F.day.adding(days: 1); s.saving = .completion(routineId: F.r1, at: F.at(0)); return s },
+                var s = F.state(F.plan(day: F.day.adding(days: 1))); s.day = F.day.adding(days: 1); s.focus = nil
+                s.saving = .completion(routineId: F.r1, at: F.at(0)); return s },
              event: .completionSaved(F.log(F.l1, F.r1, completedAt: F.at(0)), now: Timestamp.parse("2026-03-03T00:00:01+09:00") ?? F.t0),
-             expect: { $0.saving = nil }, effects: []),
+             expect: { $0.saving = nil; $0.focus = F.r1 }, effects: [.play(.announce(routineId: F.r1))]),
+        Case(name: "the reloaded plan after midnight announces the first card", given: {
+                var s = F.state(F.plan(day: F.day.adding(days: 1))); s.day = F.day.adding(days: 1); s.focus = nil; return s },
+             event: .planChanged(F.plan(day: F.day.adding(days: 1)), now: Timestamp.parse("2026-03-03T00:00:01+09:00") ?? F.t0),
+             expect: { $0.focus = F.r1 }, effects: [.play(.announce(routineId: F.r1))]),
     ]
 
     @Test(arguments: cases)

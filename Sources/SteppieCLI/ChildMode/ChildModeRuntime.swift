@@ -142,6 +142,9 @@ public final class ChildModeRuntime {
             events.record("undoFailed", routine: focus, state: state, at: now)
         case .undoPressed where state.notice == .undoRefused && before.notice != .undoRefused:
             events.record("undoRefused", routine: focus, state: state, at: now)
+        case .planChanged where state.plan != before.plan:
+            events.record("planChanged", routine: focus, state: state, at: now)
+            if state.focus != before.focus { events.record("focus", routine: focus, state: state, at: now) }
         default:
             if state.day != before.day { events.record("dayChanged", routine: focus, state: state, at: now) }
             if state.focus != before.focus { events.record("focus", routine: focus, state: state, at: now) }

@@ -52,7 +52,11 @@ public enum ChildModeReducer {
             guard case .completion(let routineId, _)? = state.saving, routineId == log.routineId else { break }
             state.saving = nil
             state.notice = nil
-            guard log.date == state.day, let completedAt = log.completedAt else { break }
+            guard log.date == state.day, let completedAt = log.completedAt else {
+                // Saved on a day that has since ended: say nothing about it, greet the new day.
+                if state.focus == nil { state.focus = state.plan.current?.routine.id; effects += greet(state, now: now) }
+                break
+            }
             state.plan = state.plan.applying(log)
             let deadline = completedAt.addingTimeInterval(Double(state.undoDurationSeconds))
             state.undo = .init(routineId: routineId, logId: log.id, completedAt: completedAt, deadline: deadline)
@@ -128,7 +132,8 @@ public enum ChildModeReducer {
         state.undo = nil
         state.day = newDay
         state.plan = DayPlan(day: newDay, set: state.plan.set, items: state.plan.items.map { .init(routine: $0.routine, log: nil) })
-        state.focus = state.plan.current?.routine.id
+        // Nothing is focused until the new day's plan arrives; then its first card is announced.
+        state.focus = nil
         state.lastSeen = max(state.lastSeen, newDay.start(in: state.timeZone))
         effects.append(.reloadPlan(day: newDay))
         return effects
