@@ -11,6 +11,8 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libpulse-dev"])]),
     .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                    providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+                   providers: [.apt(["libsodium-dev"])]),
 ]
 
 /// Our own small C: the terminal calls Swift cannot make (variadic ioctl, termios flag macros).
@@ -23,6 +25,8 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieCore"),
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
     .target(name: "SteppieStore", dependencies: ["SteppieCore", "CSQLite"]),
+    // Password hashing, SHA-256 and random codes through libsodium.
+    .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile"]),
     .target(name: "SteppieCLI",
@@ -33,7 +37,8 @@ let swiftTargets: [Target] = [
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),
-    .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore"]),
+    .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
+    .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore"]),
 ]
