@@ -11,11 +11,14 @@ public enum Steppie {
 
     public typealias Handler = @Sendable (Context) throws -> Int32
 
-    /// Every runnable command path and its handler.
-    static let handlers: [String: Handler] = [
+    /// Every runnable command path and its handler, by area.
+    static let handlers: [String: Handler] = basicHandlers
+        .merging(guardianHandlers) { a, _ in a }
+        .merging(feedbackHandlers) { a, _ in a }
+        .merging(backupHandlers) { a, _ in a }
+
+    static let basicHandlers: [String: Handler] = [
         "init": InitCommand.run,
-        "children add": ChildrenCommands.add,
-        "children list": ChildrenCommands.list,
         "routines": TodayCommands.routines,
         "today": TodayCommands.today,
         "complete": TodayCommands.complete,

@@ -8,16 +8,14 @@ public enum CommandTree {
         .value("--locale", "LOCALE", help: "cli.option.locale", choices: ["ko", "en", "qps"]),
     ]
 
-    public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract", subcommands: [
+    /// Every command, by area; each area declares its own part of the tree.
+    public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract",
+                                         subcommands: basics + guardianArea + feedbackArea + backupArea)
+
+    static let basics: [CommandSpec] = [
         CommandSpec("init", abstract: "cli.init.abstract", options: [
             child,
             .value("--template", "TEMPLATE", help: "cli.option.template", choices: ["morning", "school", "bedtime"]),
-        ]),
-        CommandSpec("children", abstract: "cli.children.abstract", subcommands: [
-            CommandSpec("add", abstract: "cli.children.add.abstract",
-                        options: [.value("--template", "TEMPLATE", help: "cli.option.template", choices: ["morning", "school", "bedtime"])],
-                        positionals: [PositionalSpec("NAME", help: "cli.argument.childName")]),
-            CommandSpec("list", abstract: "cli.children.list.abstract", options: [json]),
         ]),
         CommandSpec("routines", abstract: "cli.routines.abstract", options: [child, json]),
         CommandSpec("today", abstract: "cli.today.abstract", options: [child, json]),
@@ -45,7 +43,7 @@ public enum CommandTree {
                 .value("--arg", "NAME=VALUE", help: "cli.option.arg", repeatable: true),
             ], positionals: [PositionalSpec("KEY", help: "cli.argument.key", optional: true)]),
         ]),
-    ])
+    ]
 
     public static let parser = Parser(root: root, globals: globals)
 }
