@@ -51,7 +51,7 @@ struct ChildScreen {
             cardColor = CardColor(token: item.routine.colorToken)?.rawValue ?? "sky"
             let done = item.isCompleted || state.saving.map { $0.routineId == id } == true
             card = ["", text(done ? "child.done.label" : "child.current.label"), "",
-                    bold(large((done ? "✓ " : "") + title(item.routine))), "[\(iconLabel(item.routine.icon))]", ""]
+                    bold((done ? "✓ " : "") + large(title(item.routine))), "[\(iconLabel(item.routine.icon))]", ""]
             if state.isAllDone { card += [bold(text("child.allDone.title")), ""] }
         }
         lines.append(" ┌" + String(repeating: "─", count: inner) + "┐")

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import SteppieCore
+import SteppieStore
+
+/// The real `steppie child` in a real terminal (tmux), driven with send-keys and read with
+/// capture-pane, on a real SQLite file.
+@Suite(.serialized) struct ChildModeTmuxTests {
+    final class Tmux {
+        let socket = "steppie-test-\(UUID().uuidString.prefix(8))"
+
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-tmux-\(UUID().uuidString).txt")
+
+        /// Runs a tmux client command. The first command forks the tmux server, which would inherit
+        /// Foundation's internal descriptors and keep `waitUntilExit` waiting forever, so tmux is
+        /// started through Python's subprocess, which closes every other descriptor.
+        @discardableResult
+        func run(_ args: [String], output: Bool = false) -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            let launcher = "import subprocess, sys; out = open(sys.argv[1], 'w') if sys.argv[1] else subprocess.DEVNULL; "
+                + "sys.exit(subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, close_fds=True))"
+            p.arguments = ["python3", "-c", launcher, output ? capture.path : "", "tmux", "-L", socket] + args
+            p.standardInput = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            do { try p.run() } catch { return "" }
+            p.waitUntilExit()
+            return output ? ((try? String(contentsOf: capture, encoding: .utf8)) ?? "") : ""
+        }
+
+        func screen() -> String { run(["capture-pane", "-p", "-t", "child"], output: true) }
+
+        func keys(_ k: String...) { run(["send-keys", "-t", "child"] + k) }
+
+        /// Polls the screen until `text` shows (deadline, not a fixed sleep).
+        @discardableResult
+        func waitFor(_ text: String, timeout: Double = 10) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if screen().contains(text) { return true }
+                usleep(30_000)
+            }
+            return false
+        }
+
+        deinit {
+            run(["kill-server"])
+            try? FileManager.default.removeItem(at: capture)
+        }
+    }
+
+    @Test func completeTheMorningUndoOnceSeeUndoRefusedReachAllDone() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CLIHarness.binary))
+        let h = CLIHarness()
+        #expect(h.run(["init", "--child", "Mina"]).status == 0)
+        let t = Tmux()
+        let command = "TZ=Asia/Seoul NO_COLOR=1 \(CLIHarness.binary) child --db \(h.db) --locale en --output null; echo EXITED $?; sleep 30"
+        t.run(["new-session", "-d", "-s", "child", "-x", "100", "-y", "40", command])
+        #expect(t.waitFor("W a k e   u p"), "first screen: \(t.screen())")
+        #expect(t.screen().contains("0 / 6"))
+        #expect(t.screen().contains("[Alarm clock]"))
+
+        t.keys("Space")
+        #expect(t.waitFor("You can undo for"), "undo countdown: \(t.screen())")
+        #expect(t.screen().contains("✓ W a k e   u p") && t.screen().contains("1 / 6"))
+        t.keys("u")
+        #expect(t.waitFor("0 / 6"), "after undo: \(t.screen())")
+        #expect(!t.screen().contains("You can undo for"))
+
+        t.keys("Enter")
+        #expect(t.waitFor("1 / 6"))
+        t.keys("n")
+        #expect(t.waitFor("W a s h   f a c e"), "next: \(t.screen())")
+        t.keys("u")
+        #expect(t.waitFor("This can no longer be undone"), "undo refused: \(t.screen())")
+        #expect(t.screen().contains("1 / 6"))
+
+        for (n, title) in [(2, "B r u s h   t e e t h"), (3, "G e t   d r e s s e d"), (4, "Eat breakfast"), (5, "P a c k   b a g")] {
+            t.keys("Space")
+            #expect(t.waitFor("\(n) / 6"), "\(n): \(t.screen())")
+            t.keys("n")
+            #expect(t.waitFor(title), "\(title): \(t.screen())")
+        }
+        t.keys("Space")
+        #expect(t.waitFor("6 / 6"))
+        #expect(t.waitFor("A l l   d o n e !"), "all done: \(t.screen())")
+
+        // Q alone does not leave; holding G for 3 s opens the gate, then Q leaves.
+        t.keys("q")
+        #expect(!t.waitFor("EXITED", timeout: 0.5))
+        let until = Date().addingTimeInterval(3.4)
+        while Date() < until {
+            t.keys("g")
+            usleep(40_000)   // key repeat, as a held key produces it
+        }
+        #expect(t.waitFor("Guardian mode"), "gate: \(t.screen())")
+        t.keys("q")
+        #expect(t.waitFor("EXITED 0"), "exit: \(t.screen())")
+
+        let store = try Store(path: h.db, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
+        let child = try store.resolveChild("Mina")
+        let plan = try store.today(childId: child.id, day: LocalDay(Date(), in: store.timeZone))
+        #expect(plan.isAllDone && plan.completedCount == 6)
+        #expect(try store.integrityProblems().isEmpty)
+    }
+}
