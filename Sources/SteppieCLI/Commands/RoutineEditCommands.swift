@@ -19,7 +19,7 @@ enum RoutineEditCommands {
         let position = try inv.value("--position").map { try parsePosition($0, option: "--position") }
         let routine = try store.addRoutine(setId: setId, title: try title(from: inv, base: LocalizedText([:])),
                                            icon: inv.value("--icon").map { IconRef.builtin(name: $0) } ?? .fallback,
-                                           colorToken: inv.value("--color"), position: position,
+                                           colorToken: inv.value("--color").map(colorToken), position: position,
                                            scheduledTime: try inv.value("--time").map { try Validator.parseTime($0, field: "scheduledTime") },
                                            at: c.now)
         c.console.print(c.text("cli.routine.added", ["title": c.resolve(routine.title), "id": routine.id.lowercased,
@@ -35,7 +35,7 @@ enum RoutineEditCommands {
         if fields.allSatisfy({ inv.value($0) == nil }) { throw UsageError.missingArgument(fields.joined(separator: " | ")) }
         r.title = try title(from: inv, base: r.title)
         if let icon = inv.value("--icon") { r.icon = .builtin(name: icon) }
-        if let color = inv.value("--color") { r.colorToken = color }
+        if let color = inv.value("--color") { r.colorToken = colorToken(color) }
         if let time = inv.value("--time") {
             r.scheduledTime = time == "none" ? nil : try Validator.parseTime(time, field: "scheduledTime")
         }
@@ -76,6 +76,9 @@ enum RoutineEditCommands {
         c.console.print(c.text("cli.routine.restored", ["title": c.resolve(r.title), "position": String(r.order + 1)]))
         return 0
     }
+
+    /// `mint` means the card token `color.card.mint`; anything else goes to the validator as given.
+    private static func colorToken(_ name: String) -> String { CardColor(rawValue: name)?.token ?? name }
 
     private static func routineId(_ c: Context) throws -> UUID {
         try Ids.parse(c.invocation.argument("ROUTINE-ID"), argument: "ROUTINE-ID")
