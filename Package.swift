@@ -30,7 +30,7 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile"]),
     .target(name: "SteppieCLI",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "CTerminal"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "CSQLite"]),

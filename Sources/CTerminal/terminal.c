@@ -30,3 +30,25 @@ int cterminal_enter_raw(int fd) {
 void cterminal_restore(int fd) {
     if (saved_valid) tcsetattr(fd, TCSAFLUSH, &saved);
 }
+
+int cterminal_read_hidden_line(int fd, char *buffer, int capacity) {
+    struct termios before, hidden;
+    if (capacity < 1 || tcgetattr(fd, &before) != 0) return -1;
+    hidden = before;
+    hidden.c_lflag &= ~(ECHO | ECHONL);
+    hidden.c_lflag |= ICANON;
+    if (tcsetattr(fd, TCSAFLUSH, &hidden) != 0) return -1;
+    int length = 0;
+    int ended = 0;
+    char ch;
+    for (;;) {
+        ssize_t n = read(fd, &ch, 1);
+        if (n <= 0) { ended = (length == 0); break; }
+        if (ch == '\n' || ch == '\r') break;
+        if (length < capacity - 1) buffer[length++] = ch;
+    }
+    buffer[length] = 0;
+    ch = 0;
+    tcsetattr(fd, TCSAFLUSH, &before);
+    return ended ? -1 : length;
+}

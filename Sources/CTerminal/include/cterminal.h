@@ -11,4 +11,9 @@ int cterminal_enter_raw(int fd);
 /// Restores the mode saved by `cterminal_enter_raw`; safe to call more than once.
 void cterminal_restore(int fd);
 
+/// Reads one line from the terminal on `fd` with echo turned off (line editing stays on), into
+/// `buffer` (NUL-terminated, without the newline), restoring the previous mode afterwards.
+/// Returns the length, or -1 when `fd` is not a terminal or at end of input.
+int cterminal_read_hidden_line(int fd, char *buffer, int capacity);
+
 #endif

@@ -1,7 +1,7 @@
 import SteppieCore
 import SteppieStore
 
-/// `steppie children add|list`.
+/// `steppie children add|rename|archive|list`.
 enum ChildrenCommands {
     static func add(_ c: Context) throws -> Int32 {
         let store = try c.store()
@@ -11,6 +11,26 @@ enum ChildrenCommands {
             try store.createSet(childId: child.id, template: t, activate: true, at: c.now)
         }
         c.console.print(c.text("cli.children.added", ["child": child.displayName, "id": child.id.lowercased]))
+        return 0
+    }
+
+    /// Renames a child (name or id); the new name must be free among active children.
+    static func rename(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try store.resolveChild(c.invocation.argument("NAME") ?? "")
+        let newName = c.invocation.argument("NEW") ?? ""
+        try store.renameChild(id: child.id, to: newName, at: c.now)
+        c.console.print(c.text("cli.children.renamed", ["child": child.displayName,
+                                                        "new": newName.trimmingCharacters(in: .whitespaces)]))
+        return 0
+    }
+
+    /// Archives a child: hidden from lists and child mode, history kept.
+    static func archive(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try store.resolveChild(c.invocation.argument("NAME") ?? "")
+        try store.archiveChild(id: child.id, at: c.now)
+        c.console.print(c.text("cli.children.archived", ["child": child.displayName]))
         return 0
     }
 

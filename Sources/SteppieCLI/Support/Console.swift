@@ -26,6 +26,8 @@ public final class Console: Sendable {
     public func print(_ line: String) { out(line + "\n") }
     public func write(_ text: String) { out(text) }
     public func error(_ line: String) { err(line + "\n") }
+    /// Writes to standard error without a newline (prompts).
+    public func errorText(_ text: String) { err(text) }
 }
 
 /// Text captured from a `Console`.

@@ -26,6 +26,7 @@ enum ErrorText {
         switch error {
         case let v as ContractViolation: line = violation(v, t)
         case let s as StoreError: line = store(s, t)
+        case let g as GuardianError: line = guardian(g, t)
         case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
         case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import SteppieCLI
+
+/// Real `steppie` processes: secrets never in arguments, environment, output or the database file;
+/// two guessing processes held to the stored backoff.
+@Suite(.serialized) struct GuardianProcessTests {
+    /// A running `steppie` with piped standard input, output and error.
+    final class Running {
+        let process = Process()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+
+        init(_ args: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: CLIHarness.binary)
+            process.arguments = args
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+        }
+
+        /// What the process exposes to other users: its argument list and environment.
+        var exposed: String {
+            let pid = process.processIdentifier
+            let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
+            return String(decoding: cmdline + environ, as: UTF8.self) + GuardianProcessTests.shell("ps", ["-eo", "args"])
+        }
+
+        func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+        func finish() -> (Int32, String) {
+            try? input.fileHandleForWriting.close()
+            let out = output.fileHandleForReading.readDataToEndOfFile() + errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self))
+        }
+    }
+
+    static func shell(_ tool: String, _ args: [String], environment: [String: String] = [:]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + args
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { _, b in b }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        guard (try? p.run()) != nil else { return "" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Every byte of the database and its journal files.
+    static func databaseBytes(_ db: String) -> String {
+        ["", "-wal", "-shm", "-journal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: db + $0)) }
+            .map { String(decoding: $0, as: Unicode.ASCII.self) }.joined()
+    }
+
+    @Test func secretsAppearOnlyAsArgon2idHashes() throws {
+        let h = CLIHarness()
+        #expect(h.run(["init", "--child", "Mina"]).status == 0)
+        let pin = "8361", newPin = "5790"
+        let base = ["--db", h.db, "--locale", "en"]
+
+        let setPin = try Running(["guardian", "set-pin", "--pin-stdin"] + base)
+        #expect(!setPin.exposed.contains(pin))
+        setPin.send(pin)
+        let (status, out) = setPin.finish()
+        #expect(status == 0)
+        let code = String(try #require(out.split(separator: "\n").first { $0.hasPrefix("Recovery code: ") }).dropFirst(15))
+        #expect(out.components(separatedBy: code).count == 2, "the recovery code is shown exactly once")
+        #expect(!out.contains(pin))
+
+        let recover = try Running(["guardian", "recover", "--pin-stdin"] + base)
+        recover.send(code)
+        // Waiting for the new PIN now, with the code already read.
+        #expect(!recover.exposed.contains(code))
+        recover.send(newPin)
+        #expect(!recover.exposed.contains(newPin))
+        let (recovered, recoverOut) = recover.finish()
+        #expect(recovered == 0)
+        #expect(!recoverOut.contains(code) && !recoverOut.contains(newPin))
+        let newCode = String(try #require(recoverOut.split(separator: "\n").first { $0.hasPrefix("Recovery code: ") }).dropFirst(15))
+
+        let rows = Self.shell("sqlite3", [h.db, "SELECT guardian_pin_hash, recovery_code_hash FROM device_settings"])
+            .split(separator: "\n").flatMap { $0.split(separator: "|") }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.hasPrefix("$argon2id$v=19$m=") })
+        let bytes = Self.databaseBytes(h.db)
+        for secret in [pin, newPin, code, newCode] { #expect(!bytes.contains(secret), "secret in the database file") }
+        #expect(Self.shell("sqlite3", [h.db, ".dump"]).contains("$argon2id$"))
+    }
+
+    @Test func twoGuessingProcessesAreHeldToTheBackoff() throws {
+        let script = CLIHarness.repository.appendingPathComponent("scripts/pin-attack.sh").path
+        // A 5 s window: the standard policy allows 5 checked attempts, then locks for 30 s.
+        let out = Self.shell("bash", [script], environment: ["WINDOW": "5", "STEPPIE_BIN": CLIHarness.binary])
+        let line = try #require(out.split(separator: "\n").last.map(String.init), "script printed nothing")
+        let counts = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        // "checked attempts in 5 s: N (process A a, process B b; refused unchecked r; failed_pin_attempts …: s)"
+        try #require(counts.count == 6, "unexpected output: \(out)")
+        let (checked, a, b, stored) = (counts[1], counts[2], counts[3], counts[5])
+        #expect(checked == a + b)
+        #expect(checked == stored)
+        #expect(checked >= 1 && checked <= 5)
+    }
+}
