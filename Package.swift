@@ -11,6 +11,10 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libpulse-dev"])]),
     .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                    providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+                   providers: [.apt(["libzip-dev"])]),
+    .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+                   providers: [.apt(["libsodium-dev"])]),
 ]
 
 let swiftTargets: [Target] = [
@@ -31,6 +35,11 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore"]),
+
+    // Backup and restore in Steppie's archive format (libzip, SHA-256 from libsodium).
+    .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "CZip", "CSodium"]),
+    .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore"]),
+    .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore"]),
 ]
 
 // Settings applied to every Swift target in one place.
