@@ -13,6 +13,8 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                    providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+                   providers: [.apt(["libzip-dev"])]),
 ]
 
 /// Our own small C: the terminal calls Swift cannot make (variadic ioctl, termios flag macros).
@@ -30,7 +32,7 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile"]),
     .target(name: "SteppieCLI",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "CTerminal"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "CSQLite"]),
@@ -41,6 +43,11 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore"]),
+
+    // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
+    .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "CZip"]),
+    .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore"]),
+    .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
 ]
 
 // Settings applied to every Swift target in one place.

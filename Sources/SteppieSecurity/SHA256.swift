@@ -7,16 +7,28 @@ public struct SHA256 {
 
     /// Starts a new digest.
     public init() {
+        _ = try? Sodium.ready()   // SHA-256 needs no random source; init only settles CPU features
         crypto_hash_sha256_init(&state)
     }
 
     /// Feeds more bytes.
     public mutating func update(_ data: Data) {
-        data.withUnsafeBytes { raw in
-            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return }   // empty: nothing to add
-            crypto_hash_sha256_update(&state, base, UInt64(raw.count))
-        }
+        data.withUnsafeBytes { update($0) }
     }
+
+    /// Feeds more bytes.
+    public mutating func update(_ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.bindMemory(to: UInt8.self).baseAddress, raw.count > 0 else { return }   // empty: nothing to add
+        crypto_hash_sha256_update(&state, base, UInt64(raw.count))
+    }
+
+    /// Feeds more bytes.
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// The digest of everything fed so far as 64 lowercase hex digits. The state is spent afterwards.
+    public mutating func finalHex() -> String { Self.hex(finalize()) }
 
     /// The 32-byte digest of everything fed so far. The state is spent afterwards.
     public mutating func finalize() -> [UInt8] {

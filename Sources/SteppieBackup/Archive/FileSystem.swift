@@ -1,0 +1,46 @@
+import Foundation
+
+/// The few file operations a backup needs, each turning failure into `BackupError.fileSystem`.
+enum FileSystem {
+    /// Atomic rename within one file system (`rename(2)`), replacing a file at `to`.
+    static func rename(_ from: URL, to: URL) throws {
+        guard Foundation.rename(from.path, to.path) == 0 else {
+            throw BackupError.fileSystem(path: to.path, reason: "rename from \(from.lastPathComponent): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func remove(_ url: URL) throws {
+        do { try FileManager.default.removeItem(at: url) } catch {
+            throw BackupError.fileSystem(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    static func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+    static func createDirectory(_ url: URL) throws {
+        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+            throw BackupError.fileSystem(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    static func write(_ bytes: [UInt8], to url: URL) throws {
+        do { try Data(bytes).write(to: url) } catch {
+            throw BackupError.fileSystem(path: url.path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Regular files directly inside `directory` (none when it does not exist), sorted by name.
+    static func files(in directory: URL) throws -> [(name: String, size: UInt64)] {
+        guard exists(directory) else { return [] }
+        do {
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            return try names.compactMap { name in
+                let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+                guard attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
+                return (name, (attributes[.size] as? NSNumber)?.uint64Value ?? 0)
+            }
+        } catch {
+            throw BackupError.fileSystem(path: directory.path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import SteppieStore
+
+/// Checks a backup archive completely without changing anything.
+public struct BackupVerifier: Sendable {
+    public let limits: BackupLimits
+
+    public init(limits: BackupLimits = BackupLimits()) { self.limits = limits }
+
+    /// Every check of a restore (entries, sizes, manifest, checksum, JSON, entities and
+    /// references); returns what the backup holds, or throws the first problem found.
+    public func verify(archive: URL, defaultChildName: String = "Child", at now: Date,
+                       progress: ProgressHandler? = nil) throws -> RestorePlan {
+        let loaded = try ArchiveLoader(limits: limits, defaultChildName: defaultChildName, now: now)
+            .load(path: archive.path, assetSink: nil, progress: progress)
+        return Self.plan(loaded, path: archive.path, replacing: nil)
+    }
+
+    static func plan(_ loaded: LoadedBackup, path: String, replacing: BackupCounts?) -> RestorePlan {
+        let s = loaded.contents.snapshot
+        return RestorePlan(path: path, sourcePlatform: loaded.manifest.sourcePlatform,
+                           backupSchemaVersion: loaded.manifest.backupSchemaVersion, createdAt: loaded.manifest.createdAt,
+                           appVersion: loaded.manifest.appVersion, dataBytes: loaded.dataBytes, checksum: loaded.checksum,
+                           counts: BackupCounts(children: s.children.count, routineSets: s.routineSets.count, routines: s.routines.count,
+                                                dailyLogs: s.dailyLogs.count, assets: loaded.assets.count),
+                           photosReplaced: loaded.contents.photosReplaced, iconsReplaced: loaded.contents.iconsReplaced,
+                           needsNewPin: loaded.contents.needsNewPin, replacing: replacing)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// The backup's rows, checked and ready for `Store.replaceAll(with:)`.
+struct ValidatedContents {
+    var snapshot: Snapshot
+    /// Photo icons whose file was not in the archive, now the builtin `star`.
+    var photosReplaced: Int
+    /// Builtin icons unknown here (backups from other platforms), now `star`.
+    var iconsReplaced: Int
+    /// True when the restored device has no guardian PIN (other platform, or none was set).
+    var needsNewPin: Bool
+}
+
+/// The cross-entity rules of a backup: unique ids, unique (date, routine), references that
+/// resolve, unique visible order, one active set, the contract's field rules; and the mapping
+/// of another platform's single-child data onto one child.
+struct ContentValidator {
+    let platform: BackupManifest.Platform
+    /// Names of the photo entries present under `assets/`.
+    let assetNames: Set<String>
+    let defaultChildId: UUID
+    let defaultChildName: String
+    let now: Date
+
+    func validate(_ data: DecodedData) throws -> ValidatedContents {
+        var sets = data.routineSets
+        var routines = data.routines
+        let logs = data.dailyLogs
+        try unique(sets.map(\.id), entity: "routineSet")
+        try unique(routines.map(\.id), entity: "routine")
+        try unique(logs.map(\.id), entity: "dailyLog")
+        if sets.isEmpty && (!routines.isEmpty || !logs.isEmpty) { throw BackupError.dataWithoutSets }
+
+        let setIds = Set(sets.map(\.id))
+        var routineSet: [UUID: UUID] = [:]
+        routineSet.reserveCapacity(routines.count)
+        for r in routines {
+            guard setIds.contains(r.routineSetId) else {
+                throw BackupError.danglingReference(entity: "routine", id: r.id.lowercased, field: "routineSetId", target: r.routineSetId.lowercased)
+            }
+            routineSet[r.id] = r.routineSetId
+        }
+        var seenDay = Set<DayKey>()
+        seenDay.reserveCapacity(logs.count)
+        for l in logs {
+            guard let set = routineSet[l.routineId] else {
+                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineId", target: l.routineId.lowercased)
+            }
+            guard setIds.contains(l.routineSetId) else {
+                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineSetId", target: l.routineSetId.lowercased)
+            }
+            guard set == l.routineSetId else { throw BackupError.logSetMismatch(logId: l.id.lowercased) }
+            guard seenDay.insert(DayKey(day: l.date.dayNumber, routine: l.routineId)).inserted else {
+                throw BackupError.duplicateLog(date: l.date.description, routineId: l.routineId.lowercased)
+            }
+            do { try Validator.log(l) } catch let v as ContractViolation {
+                throw BackupError.contract(entity: "dailyLog", id: l.id.lowercased, violation: v)
+            }
+        }
+
+        var photosReplaced = 0, iconsReplaced = 0
+        for i in routines.indices {
+            switch routines[i].icon {
+            case .photo(_, let asset) where !assetNames.contains(asset):
+                routines[i].icon = .fallback
+                photosReplaced += 1
+            case .builtin(let name) where platform != .linux && !BuiltinIcons.contains(name):
+                routines[i].icon = .fallback
+                iconsReplaced += 1
+            default: break
+            }
+        }
+        var bySet: [UUID: [Routine]] = [:]
+        for r in routines { bySet[r.routineSetId, default: []].append(r) }
+        for (setId, members) in bySet {
+            for r in members {
+                do { try Validator.routine(r) } catch let v as ContractViolation {
+                    throw BackupError.contract(entity: "routine", id: r.id.lowercased, violation: v)
+                }
+            }
+            do { try Validator.routines(ofSet: members) } catch let v as ContractViolation {
+                throw BackupError.contract(entity: "routineSet", id: setId.lowercased, violation: v)
+            }
+        }
+
+        let children: [Child]
+        let settings: DeviceSettings
+        if let listed = data.children, platform == .linux {
+            children = listed
+            try checkChildren(children, sets: sets, setHasChild: data.setHasChild)
+            settings = try linuxSettings(data.appSettings)
+        } else {
+            sets = Self.oneActiveSet(sets.map { var s = $0; s.childId = defaultChildId; return s })
+            let (child, device) = try foreignChildAndSettings(data.appSettings, sets: sets)
+            children = [child]
+            settings = device
+        }
+        var setsByChild: [UUID: [RoutineSet]] = [:]
+        for s in sets { setsByChild[s.childId, default: []].append(s) }
+        for (_, members) in setsByChild {
+            do { try Validator.sets(ofChild: members) } catch let v as ContractViolation {
+                throw BackupError.contract(entity: "routineSet", id: members.first?.id.lowercased ?? "", violation: v)
+            }
+        }
+        return ValidatedContents(snapshot: Snapshot(children: children, routineSets: sets, routines: routines,
+                                                    dailyLogs: logs, deviceSettings: settings),
+                                 photosReplaced: photosReplaced, iconsReplaced: iconsReplaced,
+                                 needsNewPin: settings.guardianPinHash == nil)
+    }
+
+    private struct DayKey: Hashable { let day: Int; let routine: UUID }
+
+    private func unique(_ ids: [UUID], entity: String) throws {
+        var seen = Set<UUID>()
+        seen.reserveCapacity(ids.count)
+        for id in ids where !seen.insert(id).inserted { throw BackupError.duplicateId(entity: entity, id: id.lowercased) }
+    }
+
+    private func checkChildren(_ children: [Child], sets: [RoutineSet], setHasChild: [Bool]) throws {
+        try unique(children.map(\.id), entity: "child")
+        var names = Set<String>()
+        for c in children {
+            do {
+                try Validator.childName(c.displayName)
+                try Validator.profile(c.profile)
+            } catch let v as ContractViolation {
+                throw BackupError.contract(entity: "child", id: c.id.lowercased, violation: v)
+            }
+            if c.archivedAt == nil, !names.insert(c.displayName.lowercased()).inserted { throw BackupError.duplicateChildName(c.displayName) }
+        }
+        let ids = Set(children.map(\.id))
+        for (n, s) in sets.enumerated() where !setHasChild[n] || !ids.contains(s.childId) {
+            throw BackupError.danglingReference(entity: "routineSet", id: s.id.lowercased, field: "childId",
+                                               target: setHasChild[n] ? s.childId.lowercased : "(none)")
+        }
+    }
+
+    private func linuxSettings(_ app: JSONObject?) throws -> DeviceSettings {
+        guard let app else { return DeviceSettings(createdAt: now) }
+        let pin = try app.optionalString("guardianPinHash")
+        let recovery = try app.optionalString("recoveryCodeHash")
+        for (field, hash) in [("guardianPinHash", pin), ("recoveryCodeHash", recovery)] {
+            if let hash, !hash.hasPrefix("$argon2id$") {
+                throw BackupError.contract(entity: "appSettings", id: "singleton",
+                                           violation: ContractViolation(field: field, value: "(not argon2id)", allowed: "an argon2id hash or null"))
+            }
+        }
+        let locale = try app.optionalString("locale")
+        if let locale { try settingsRule { try Validator.locale(locale) } }
+        return DeviceSettings(guardianPinHash: pin, recoveryCodeHash: recovery, locale: locale,
+                              createdAt: try app.optionalStamp("createdAt") ?? now, updatedAt: try app.optionalStamp("updatedAt"))
+    }
+
+    /// The iOS and Android apps have one child and device-wide feedback settings: they become the
+    /// child's profile. Their PIN hashes cannot be checked here, so they are dropped.
+    private func foreignChildAndSettings(_ app: JSONObject?, sets: [RoutineSet]) throws -> (Child, DeviceSettings) {
+        var profile = try app.map { try DataFileReader.profile($0, intensityKey: "feedbackIntensity") } ?? FeedbackProfile()
+        let locale = profile.locale
+        profile.locale = nil
+        try settingsRule {
+            try Validator.childName(defaultChildName)
+            try Validator.profile(profile)
+            if let locale { try Validator.locale(locale) }
+        }
+        let created = sets.map(\.createdAt).min() ?? now
+        let child = Child(id: defaultChildId, displayName: defaultChildName, profile: profile, createdAt: created)
+        let device = DeviceSettings(locale: locale, createdAt: try app?.optionalStamp("createdAt") ?? now,
+                                    updatedAt: try app?.optionalStamp("updatedAt"))
+        return (child, device)
+    }
+
+    private func settingsRule(_ check: () throws -> Void) throws {
+        do { try check() } catch let v as ContractViolation {
+            throw BackupError.contract(entity: "appSettings", id: "singleton", violation: v)
+        }
+    }
+
+    /// The apps' rule for the one active set: the most recently updated active visible set,
+    /// else the most recently updated visible set.
+    static func oneActiveSet(_ sets: [RoutineSet]) -> [RoutineSet] {
+        let visible = sets.filter(\.isVisible)
+        let newestFirst: (RoutineSet, RoutineSet) -> Bool = { $0.updatedAt > $1.updatedAt }
+        let chosen = visible.filter(\.isActive).sorted(by: newestFirst).first ?? visible.sorted(by: newestFirst).first
+        return sets.map { var s = $0; s.isActive = (s.id == chosen?.id); return s }
+    }
+}

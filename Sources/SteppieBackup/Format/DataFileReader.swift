@@ -1,0 +1,113 @@
+import Foundation
+import SteppieCore
+
+/// data.json as read, before the cross-entity checks: entities in either platform's spelling
+/// (`routineSetID`/`routineSetId`, `routineID`/`routineId`, `dailyStartTime`/`startTime`).
+struct DecodedData {
+    var schemaVersion: Int
+    var routineSets: [RoutineSet]
+    /// Whether each set (same index) named its child; only this project's backups do.
+    var setHasChild: [Bool]
+    var routines: [Routine]
+    var dailyLogs: [DailyLog]
+    /// This project's extension; nil in backups from the iOS and Android apps.
+    var children: [Child]?
+    var appSettings: JSONObject?
+}
+
+/// Decodes the JSON tree of data.json into entities, naming the path of any bad field.
+struct DataFileReader {
+    /// The child that sets without a `childId` are given (backups from the iOS and Android apps).
+    let defaultChildId: UUID
+
+    func decode(_ root: JSONValue) throws -> DecodedData {
+        let o = try JSONObject(root, path: "data")
+        let version = try o.int("schemaVersion")
+        guard BackupManifest.supportedSchemaVersions.contains(version) else { throw BackupError.unsupportedSchemaVersion(version) }
+        var sets: [RoutineSet] = []
+        var setHasChild: [Bool] = []
+        for (n, v) in try o.array("routineSets").enumerated() {
+            let s = try JSONObject(v, path: "routineSets[\(n)]")
+            let child = try s.optionalUUID("childId", "childID")
+            sets.append(RoutineSet(id: try s.uuid("id"), childId: child ?? defaultChildId, name: try s.text("name"),
+                                   isActive: try s.bool("isActive", default: false),
+                                   startTime: try s.optionalTime("startTime", "dailyStartTime"),
+                                   createdAt: try s.stamp("createdAt"), updatedAt: try s.optionalStamp("updatedAt"),
+                                   deletedAt: try s.optionalStamp("deletedAt")))
+            setHasChild.append(child != nil)
+        }
+        let routines = try o.array("routines").enumerated().map { n, v in try routine(v, path: "routines[\(n)]") }
+        let logs = try o.array("dailyLogs").enumerated().map { n, v in try log(v, path: "dailyLogs[\(n)]") }
+        var children: [Child]?
+        if o.has("children") {
+            children = try o.array("children").enumerated().map { n, v in try child(v, path: "children[\(n)]") }
+        }
+        return DecodedData(schemaVersion: version, routineSets: sets, setHasChild: setHasChild, routines: routines,
+                           dailyLogs: logs, children: children, appSettings: try o.object("appSettings"))
+    }
+
+    private func routine(_ v: JSONValue, path: String) throws -> Routine {
+        let r = try JSONObject(v, path: path)
+        guard let iconObject = try r.object("icon") else { throw BackupError.dataInvalid(path: "\(path).icon", reason: "missing") }
+        let icon: IconRef
+        switch try iconObject.string("type") {
+        case "builtin": icon = .builtin(name: try iconObject.string("name"))
+        case "photo":
+            icon = .photo(localAssetId: try iconObject.optionalString("localAssetId") ?? UUID().uuidString,
+                          backupAssetName: try iconObject.string("backupAssetName"))
+        case let other: throw BackupError.dataInvalid(path: "\(path).icon.type", reason: "expected builtin or photo, got \(other)")
+        }
+        return Routine(id: try r.uuid("id"), routineSetId: try r.uuid("routineSetId", "routineSetID"),
+                       titleKey: try r.optionalString("titleKey"), title: try r.text("title"), icon: icon,
+                       colorToken: try r.optionalString("colorToken") ?? CardColor.sky.token, order: try r.int("order"),
+                       scheduledTime: try r.optionalTime("scheduledTime"), isActive: try r.bool("isActive", default: true),
+                       createdAt: try r.stamp("createdAt"), updatedAt: try r.optionalStamp("updatedAt"),
+                       deletedAt: try r.optionalStamp("deletedAt"))
+    }
+
+    private func log(_ v: JSONValue, path: String) throws -> DailyLog {
+        let l = try JSONObject(v, path: path)
+        let statusText = try l.string("status")
+        guard let status = LogStatus(rawValue: statusText) else {
+            throw BackupError.dataInvalid(path: "\(path).status", reason: "expected completed or undone, got \(Validator.printable(statusText))")
+        }
+        return DailyLog(id: try l.uuid("id"), date: try l.day("date"), routineId: try l.uuid("routineId", "routineID"),
+                        routineSetId: try l.uuid("routineSetId", "routineSetID"), status: status,
+                        completedAt: try l.optionalStamp("completedAt"), createdAt: try l.stamp("createdAt"),
+                        updatedAt: try l.optionalStamp("updatedAt"))
+    }
+
+    private func child(_ v: JSONValue, path: String) throws -> Child {
+        let c = try JSONObject(v, path: path)
+        let profile = try c.object("profile").map { try DataFileReader.profile($0, intensityKey: "intensity") } ?? FeedbackProfile()
+        return Child(id: try c.uuid("id"), displayName: try c.string("displayName"), profile: profile,
+                     createdAt: try c.stamp("createdAt"), updatedAt: try c.optionalStamp("updatedAt"),
+                     archivedAt: try c.optionalStamp("archivedAt"))
+    }
+
+    /// A feedback profile from a child's `profile` or from the contract's `appSettings`
+    /// (whose intensity is `feedbackIntensity`); missing fields take the contract's defaults.
+    static func profile(_ o: JSONObject, intensityKey: String) throws -> FeedbackProfile {
+        var p = FeedbackProfile()
+        if let text = try o.optionalString(intensityKey) {
+            guard let intensity = FeedbackIntensity(rawValue: text) else {
+                throw BackupError.dataInvalid(path: "\(o.path).\(intensityKey)", reason: "expected strong, normal, quiet or off")
+            }
+            p.intensity = intensity
+        }
+        p.soundEnabled = try o.bool("soundEnabled", default: p.soundEnabled)
+        p.ttsEnabled = try o.bool("ttsEnabled", default: p.ttsEnabled)
+        p.hapticEnabled = try o.bool("hapticEnabled", default: p.hapticEnabled)
+        p.ttsRate = try o.double("ttsRate", default: p.ttsRate)
+        p.ttsVolume = try o.double("ttsVolume", default: p.ttsVolume)
+        p.volumeCap = try o.double("volumeCap", default: p.volumeCap)
+        p.pitch = try o.int("pitch", default: p.pitch)
+        p.voiceVariant = try o.optionalString("voiceVariant")
+        p.undoDurationSeconds = try o.int("undoDurationSeconds", default: p.undoDurationSeconds)
+        p.notificationLeadTimes = try o.ints("notificationLeadTimes", default: p.notificationLeadTimes)
+        p.quietHoursStart = try o.optionalTime("quietHoursStart")
+        p.quietHoursEnd = try o.optionalTime("quietHoursEnd")
+        p.locale = try o.optionalString("locale")
+        return p
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// Writes `data.json` in the contract's field names (camelCase, lowercase ids, timestamps with
+/// the device's offset, explicit nulls), plus this project's extensions: `children` with their
+/// feedback profiles and each routine set's `childId`.
+struct DataFileWriter {
+    let timeZone: TimeZone
+
+    /// Streams `snapshot` into `out`; `exportedAt` is the backup's instant.
+    func write(_ snapshot: Snapshot, exportedAt: Date, to out: JSONOutput) throws {
+        let stamps = StampFormatter(timeZone: timeZone)
+        func stamp(_ d: Date) { out.string(stamps.format(d)) }
+        func optionalStamp(_ d: Date?) { if let d { stamp(d) } else { out.raw("null") } }
+        func time(_ t: LocalTime?) { out.optionalString(t?.description) }
+
+        out.raw("{"); out.key("schemaVersion"); out.int(BackupManifest.currentSchemaVersion)
+        out.raw(","); out.key("exportedAt"); stamp(exportedAt)
+
+        out.raw(","); out.key("routineSets"); out.raw("[")
+        for (n, s) in snapshot.routineSets.enumerated() {
+            if n > 0 { out.raw(",") }
+            out.raw("{"); out.key("id"); out.string(s.id.lowercased)
+            out.raw(","); out.key("childId"); out.string(s.childId.lowercased)
+            out.raw(","); out.key("name"); out.stringMap(s.name.values)
+            out.raw(","); out.key("isActive"); out.bool(s.isActive)
+            out.raw(","); out.key("startTime"); time(s.startTime)
+            out.raw(","); out.key("createdAt"); stamp(s.createdAt)
+            out.raw(","); out.key("updatedAt"); stamp(s.updatedAt)
+            out.raw(","); out.key("deletedAt"); optionalStamp(s.deletedAt)
+            out.raw("}")
+        }
+        out.raw("],"); out.key("routines"); out.raw("[")
+        for (n, r) in snapshot.routines.enumerated() {
+            if n > 0 { out.raw(",") }
+            out.raw("{"); out.key("id"); out.string(r.id.lowercased)
+            out.raw(","); out.key("routineSetId"); out.string(r.routineSetId.lowercased)
+            out.raw(","); out.key("titleKey"); out.optionalString(r.titleKey)
+            out.raw(","); out.key("title"); out.stringMap(r.title.values)
+            out.raw(","); out.key("icon")
+            switch r.icon {
+            case .builtin(let name): out.stringMap(["type": "builtin", "name": name])
+            case .photo(let id, let asset): out.stringMap(["type": "photo", "localAssetId": id, "backupAssetName": asset])
+            }
+            out.raw(","); out.key("colorToken"); out.string(r.colorToken)
+            out.raw(","); out.key("order"); out.int(r.order)
+            out.raw(","); out.key("scheduledTime"); time(r.scheduledTime)
+            out.raw(","); out.key("isActive"); out.bool(r.isActive)
+            out.raw(","); out.key("createdAt"); stamp(r.createdAt)
+            out.raw(","); out.key("updatedAt"); stamp(r.updatedAt)
+            out.raw(","); out.key("deletedAt"); optionalStamp(r.deletedAt)
+            out.raw("}")
+        }
+        out.raw("],"); out.key("dailyLogs"); out.raw("[")
+        for (n, l) in snapshot.dailyLogs.enumerated() {
+            if n > 0 { out.raw(",") }
+            out.raw("{"); out.key("id"); out.string(l.id.lowercased)
+            out.raw(","); out.key("date"); out.string(l.date.description)
+            out.raw(","); out.key("routineId"); out.string(l.routineId.lowercased)
+            out.raw(","); out.key("routineSetId"); out.string(l.routineSetId.lowercased)
+            out.raw(","); out.key("status"); out.string(l.status.rawValue)
+            out.raw(","); out.key("completedAt"); optionalStamp(l.completedAt)
+            out.raw(","); out.key("createdAt"); stamp(l.createdAt)
+            out.raw(","); out.key("updatedAt"); stamp(l.updatedAt)
+            out.raw("}")
+            try out.maybeFlush()
+        }
+        out.raw("],"); out.key("appSettings")
+        writeAppSettings(snapshot, exportedAt: exportedAt, out: out, stamp: stamp)
+        out.raw(","); out.key("children"); out.raw("[")
+        for (n, c) in snapshot.children.enumerated() {
+            if n > 0 { out.raw(",") }
+            out.raw("{"); out.key("id"); out.string(c.id.lowercased)
+            out.raw(","); out.key("displayName"); out.string(c.displayName)
+            out.raw(","); out.key("profile"); writeProfile(c.profile, out: out)
+            out.raw(","); out.key("createdAt"); stamp(c.createdAt)
+            out.raw(","); out.key("updatedAt"); stamp(c.updatedAt)
+            out.raw(","); out.key("archivedAt"); optionalStamp(c.archivedAt)
+            out.raw("}")
+        }
+        out.raw("]}")
+    }
+
+    /// The contract's device settings: the PIN hashes and language of the device, and the first
+    /// child's feedback settings so another platform restores something sensible.
+    private func writeAppSettings(_ snapshot: Snapshot, exportedAt: Date, out: JSONOutput, stamp: (Date) -> Void) {
+        let device = snapshot.deviceSettings
+        let p = snapshot.children.first?.profile ?? FeedbackProfile()
+        out.raw("{"); out.key("id"); out.string("singleton")
+        out.raw(","); out.key("guardianPinHash"); out.optionalString(device?.guardianPinHash)
+        out.raw(","); out.key("recoveryCodeHash"); out.optionalString(device?.recoveryCodeHash)
+        out.raw(","); out.key("feedbackIntensity"); out.string(p.intensity.rawValue)
+        out.raw(","); out.key("soundEnabled"); out.bool(p.soundEnabled)
+        out.raw(","); out.key("ttsEnabled"); out.bool(p.ttsEnabled)
+        out.raw(","); out.key("ttsRate"); out.double(p.ttsRate)
+        out.raw(","); out.key("ttsVolume"); out.double(p.ttsVolume)
+        out.raw(","); out.key("hapticEnabled"); out.bool(p.hapticEnabled)
+        out.raw(","); out.key("undoDurationSeconds"); out.int(p.undoDurationSeconds)
+        out.raw(","); out.key("notificationLeadTimes"); writeInts(p.notificationLeadTimes, out: out)
+        out.raw(","); out.key("quietHoursStart"); out.optionalString(p.quietHoursStart?.description)
+        out.raw(","); out.key("quietHoursEnd"); out.optionalString(p.quietHoursEnd?.description)
+        out.raw(","); out.key("locale"); out.optionalString(device?.locale)
+        out.raw(","); out.key("createdAt"); stamp(device?.createdAt ?? exportedAt)
+        out.raw(","); out.key("updatedAt"); stamp(device?.updatedAt ?? exportedAt)
+        out.raw("}")
+    }
+
+    private func writeProfile(_ p: FeedbackProfile, out: JSONOutput) {
+        out.raw("{"); out.key("intensity"); out.string(p.intensity.rawValue)
+        out.raw(","); out.key("soundEnabled"); out.bool(p.soundEnabled)
+        out.raw(","); out.key("ttsEnabled"); out.bool(p.ttsEnabled)
+        out.raw(","); out.key("hapticEnabled"); out.bool(p.hapticEnabled)
+        out.raw(","); out.key("ttsRate"); out.double(p.ttsRate)
+        out.raw(","); out.key("ttsVolume"); out.double(p.ttsVolume)
+        out.raw(","); out.key("volumeCap"); out.double(p.volumeCap)
+        out.raw(","); out.key("pitch"); out.int(p.pitch)
+        out.raw(","); out.key("voiceVariant"); out.optionalString(p.voiceVariant)
+        out.raw(","); out.key("undoDurationSeconds"); out.int(p.undoDurationSeconds)
+        out.raw(","); out.key("notificationLeadTimes"); writeInts(p.notificationLeadTimes, out: out)
+        out.raw(","); out.key("quietHoursStart"); out.optionalString(p.quietHoursStart?.description)
+        out.raw(","); out.key("quietHoursEnd"); out.optionalString(p.quietHoursEnd?.description)
+        out.raw(","); out.key("locale"); out.optionalString(p.locale)
+        out.raw("}")
+    }
+
+    private func writeInts(_ values: [Int], out: JSONOutput) {
+        out.raw("[")
+        for (n, v) in values.enumerated() { if n > 0 { out.raw(",") }; out.int(v) }
+        out.raw("]")
+    }
+}

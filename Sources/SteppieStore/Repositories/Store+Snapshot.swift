@@ -1,0 +1,100 @@
+import Foundation
+import SteppieCore
+
+extension Store {
+    /// Reads every row (children with profiles, sets, routines, logs, device settings) in one
+    /// read transaction, each table in insertion order.
+    public func snapshot() throws -> Snapshot {
+        try read {
+            let children = try db.query("SELECT \(Store.childColumns) FROM children ORDER BY rowid", [], decodeChild)
+            let sets = try db.query("SELECT \(Store.setColumns) FROM routine_sets ORDER BY rowid", [], decodeSet)
+            let routines = try db.query("SELECT \(Store.routineColumns) FROM routines ORDER BY rowid", [], decodeRoutine)
+            var logs: [DailyLog] = []
+            let statement = try db.statement("SELECT \(Store.logColumns) FROM daily_logs ORDER BY rowid")
+            while let row = try statement.step() { logs.append(try decodeLog(row, offset: 0)) }
+            let settings = try db.queryFirst("SELECT guardian_pin_hash, recovery_code_hash, locale, created_at, updated_at FROM device_settings") {
+                DeviceSettings(guardianPinHash: $0.optionalText(0), recoveryCodeHash: $0.optionalText(1), locale: $0.optionalText(2),
+                               createdAt: Timestamp.parse($0.text(3)) ?? .distantPast, updatedAt: Timestamp.parse($0.text(4)))
+            }
+            return Snapshot(children: children, routineSets: sets, routines: routines, dailyLogs: logs, deviceSettings: settings)
+        }
+    }
+
+    /// Deletes every child, set, routine and log and inserts `snapshot`'s in one transaction
+    /// (a savepoint when called inside one). Each row is checked against the contract as it goes
+    /// in; any failure rolls the whole replacement back. Device settings are left alone: see
+    /// `replaceDeviceSettings(_:)`.
+    public func replaceAll(with snapshot: Snapshot) throws {
+        try validateGroups(snapshot)
+        let stamps = StampFormatter(timeZone: timeZone)
+        func stamp(_ d: Date) -> SQLValue { .text(stamps.format(d)) }
+        func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
+        try write {
+            // History rows first: a trigger forbids removing routines that logs point at.
+            try db.execute("DELETE FROM daily_logs; DELETE FROM routines; DELETE FROM routine_sets; DELETE FROM children;")
+            let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(19)))")
+            for c in snapshot.children {
+                try validate { try Validator.childName(c.displayName); try Validator.profile(c.profile) }
+                let p = c.profile
+                try child.bind([.text(c.id.lowercased), .text(c.displayName), .text(p.intensity.rawValue), .bool(p.soundEnabled),
+                                .bool(p.ttsEnabled), .bool(p.hapticEnabled), .real(p.ttsRate), .real(p.ttsVolume), .real(p.volumeCap),
+                                .int(p.pitch), .optionalText(p.voiceVariant), .int(p.undoDurationSeconds),
+                                .text(try JSONColumn.encode(p.notificationLeadTimes)), .optionalText(p.quietHoursStart?.description),
+                                .optionalText(p.quietHoursEnd?.description), .optionalText(p.locale),
+                                stamp(c.createdAt), stamp(c.updatedAt), optionalStamp(c.archivedAt)])
+                try child.runToEnd()
+            }
+            let set = try db.statement("INSERT INTO routine_sets (\(Store.setColumns)) VALUES (\(placeholders(8)))")
+            for s in snapshot.routineSets {
+                try set.bind([.text(s.id.lowercased), .text(s.childId.lowercased), .text(try JSONColumn.encode(s.name)), .bool(s.isActive),
+                              .optionalText(s.startTime?.description), stamp(s.createdAt), stamp(s.updatedAt), optionalStamp(s.deletedAt)])
+                try set.runToEnd()
+            }
+            let routine = try db.statement("INSERT INTO routines (\(Store.routineColumns)) VALUES (\(placeholders(12)))")
+            for r in snapshot.routines {
+                try routine.bind([.text(r.id.lowercased), .text(r.routineSetId.lowercased), .optionalText(r.titleKey),
+                                  .text(try JSONColumn.encode(r.title)), .text(try JSONColumn.encode(r.icon)), .text(r.colorToken),
+                                  .int(r.order), .optionalText(r.scheduledTime?.description), .bool(r.isActive),
+                                  stamp(r.createdAt), stamp(r.updatedAt), optionalStamp(r.deletedAt)])
+                try routine.runToEnd()
+            }
+            let log = try db.statement("INSERT INTO daily_logs (\(Store.logColumns)) VALUES (\(placeholders(8)))")
+            for l in snapshot.dailyLogs {
+                try validate { try Validator.log(l) }
+                try log.bind([.text(l.id.lowercased), .text(l.date.description), .text(l.routineId.lowercased),
+                              .text(l.routineSetId.lowercased), .text(l.status.rawValue), optionalStamp(l.completedAt),
+                              stamp(l.createdAt), stamp(l.updatedAt)])
+                try log.runToEnd()
+            }
+        }
+    }
+
+    /// Replaces the device row (PIN and recovery hashes, language), or removes it when nil.
+    /// Lockout and unlock state start fresh.
+    public func replaceDeviceSettings(_ settings: DeviceSettings?) throws {
+        if let locale = settings?.locale { try validate { try Validator.locale(locale) } }
+        try write {
+            try db.run("DELETE FROM device_settings")
+            guard let s = settings else { return }
+            try db.run("""
+                INSERT INTO device_settings (id, guardian_pin_hash, recovery_code_hash, locale, created_at, updated_at)
+                VALUES ('singleton', ?, ?, ?, ?, ?)
+                """, [.optionalText(s.guardianPinHash), .optionalText(s.recoveryCodeHash), .optionalText(s.locale),
+                      stamp(s.createdAt), stamp(s.updatedAt)])
+        }
+    }
+
+    /// The contract rules that span rows: titles, one active set per child, unique visible order.
+    private func validateGroups(_ snapshot: Snapshot) throws {
+        try validate {
+            var setsByChild: [UUID: [RoutineSet]] = [:]
+            for s in snapshot.routineSets { setsByChild[s.childId, default: []].append(s) }
+            for sets in setsByChild.values { try Validator.sets(ofChild: sets) }
+            var routinesBySet: [UUID: [Routine]] = [:]
+            for r in snapshot.routines { routinesBySet[r.routineSetId, default: []].append(r) }
+            for routines in routinesBySet.values { try Validator.routines(ofSet: routines) }
+        }
+    }
+
+    private func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import SteppieBackup
+import SteppieCore
+import SteppieStore
+
+// `steppie-bench-backup`: builds the 10-year database with 60 photos, then measures backup and
+// restore (each in a child process, under /usr/bin/time) against shell baselines on the same data.
+// `make bench` style: swift build -c release --product steppie-bench-backup && .build/release/steppie-bench-backup
+let zone = TimeZone(identifier: "Asia/Seoul") ?? .current
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// Peak resident memory of this process (VmHWM), in MiB.
+func peakMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return .nan }
+    return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
+}
+
+do {
+    switch arguments.first {
+    case "child-backup":
+        let store = try Store(path: arguments[1], timeZone: zone)
+        let report = try BackupCreator(appVersion: "bench", timeZone: zone)
+            .create(store: store, assetsDirectory: URL(fileURLWithPath: arguments[2]), destination: URL(fileURLWithPath: arguments[3]), at: Date())
+        print("rows \(report.counts.dailyLogs) bytes \(report.bytes) vmhwm \(peakMiB())")
+    case "child-restore":
+        let store = try Store(path: arguments[2], timeZone: zone)
+        let report = try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+            .restore(archive: URL(fileURLWithPath: arguments[1]), into: store, assetsDirectory: URL(fileURLWithPath: arguments[3]),
+                     at: Date(), confirm: { _ in true })
+        print("rows \(report.plan.counts.dailyLogs) vmhwm \(peakMiB())")
+    default:
+        try Bench.run()
+    }
+} catch {
+    FileHandle.standardError.write(Data("steppie-bench-backup: \(error)\n".utf8))
+    exit(1)
+}
