@@ -105,7 +105,7 @@ enum GuardianCommands {
     }
 
     /// The end of guardian mode after an accepted attempt; otherwise the refusal as an error.
-    private static func accepted(_ attempt: GuardianAttempt, kind: GuardianSecretKind, now: Date) throws -> Date {
+    static func accepted(_ attempt: GuardianAttempt, kind: GuardianSecretKind, now: Date) throws -> Date {
         switch attempt {
         case .accepted(let until): return until
         case .rejected(let failures, let lockedUntil):

@@ -1,8 +1,21 @@
 // `backup create|verify|restore` (issue 6).
 extension CommandTree {
-    static let backupArea: [CommandSpec] = []
+    static let backupArea: [CommandSpec] = [
+        CommandSpec("backup", abstract: "cli.backup.abstract", subcommands: [
+            CommandSpec("create", abstract: "cli.backup.create.abstract",
+                        options: [.value("--out", "FILE", help: "cli.option.backupOut"), json]),
+            CommandSpec("verify", abstract: "cli.backup.verify.abstract", options: [json],
+                        positionals: [PositionalSpec("FILE", help: "cli.argument.backupFile")]),
+            CommandSpec("restore", abstract: "cli.backup.restore.abstract", options: [pinStdin, json],
+                        positionals: [PositionalSpec("FILE", help: "cli.argument.backupFile")]),
+        ]),
+    ]
 }
 
 extension Steppie {
-    static let backupHandlers: [String: Handler] = [:]
+    static let backupHandlers: [String: Handler] = [
+        "backup create": GuardianAccess.changing(BackupCommands.create),
+        "backup verify": GuardianAccess.looking(BackupCommands.verify),
+        "backup restore": BackupCommands.restore,
+    ]
 }

@@ -1,5 +1,6 @@
 import SteppieCore
 import SteppieStore
+import SteppieBackup
 import SteppieLocalization
 
 /// Turns error values into one line of text in the user's language.
@@ -27,6 +28,7 @@ enum ErrorText {
         case let v as ContractViolation: line = violation(v, t)
         case let s as StoreError: line = store(s, t)
         case let g as GuardianError: line = guardian(g, t)
+        case let b as BackupError: line = backup(b, t)
         case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
         case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])

@@ -1,0 +1,105 @@
+import CTerminal
+import Foundation
+import SteppieBackup
+import SteppieCore
+import SteppieSecurity
+import SteppieStore
+
+/// `steppie backup create|verify|restore`: Steppie's backup archive, all-or-nothing restore.
+enum BackupCommands {
+    static let appVersion = "0.1.0"
+
+    static func create(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let now = c.now
+        let destination = URL(fileURLWithPath: c.invocation.value("--out")
+            ?? BackupCreator.defaultFileName(at: now, in: store.timeZone))
+        let report = try BackupCreator(appVersion: appVersion, timeZone: store.timeZone)
+            .create(store: store, assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.db.path),
+                    destination: destination, at: now, progress: progress(c))
+        endProgress(c)
+        if c.json { return try printJSON(report, c) }
+        c.console.print(c.text("cli.backup.created", ["path": report.path, "bytes": String(report.bytes), "routines": String(report.counts.routines),
+                                                      "logs": String(report.counts.dailyLogs), "assets": String(report.counts.assets)]))
+        return 0
+    }
+
+    static func verify(_ c: Context) throws -> Int32 {
+        let plan = try BackupVerifier().verify(archive: archive(c), defaultChildName: c.text("cli.init.defaultChildName"),
+                                                at: c.now, progress: progress(c))
+        endProgress(c)
+        if c.json { return try printJSON(plan, c) }
+        c.console.print(summary(plan, c))
+        c.console.print(c.text("cli.backup.verified"))
+        return 0
+    }
+
+    static func restore(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let restorer = Restorer(options: RestoreOptions(defaultChildName: c.text("cli.init.defaultChildName")))
+        let report = try restorer.restore(archive: archive(c), into: store,
+                                          assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.db.path),
+                                          at: c.now, confirm: { plan in try confirm(plan, c, store) }, progress: progress(c))
+        endProgress(c)
+        if c.json { return try printJSON(report, c) }
+        c.console.print(c.text("cli.backup.restored", ["routines": String(report.plan.counts.routines),
+                                                       "logs": String(report.plan.counts.dailyLogs),
+                                                       "assets": String(report.plan.counts.assets)]))
+        if report.needsNewPin {
+            // Another platform's PIN hash cannot be checked here, so it was cleared; a Linux backup simply had none.
+            c.console.print(c.text(report.plan.sourcePlatform == .linux ? "cli.backup.noPin" : "cli.backup.needsNewPin"))
+        }
+        return 0
+    }
+
+    /// Shows what will be replaced, then asks for the guardian PIN when one is set.
+    static func confirm(_ plan: RestorePlan, _ c: Context, _ store: Store) throws -> Bool {
+        if !c.json { c.console.error(summary(plan, c)) }
+        guard try store.guardianState().hasPin else { return true }
+        let pin = try SecretReader(c).read("guardian.pin.prompt")
+        try Validator.pin(pin)
+        let hasher = try PasswordHasher()
+        _ = try GuardianCommands.accepted(store.attemptUnlock(at: c.now) { hasher.verify(pin, against: $0) }, kind: .pin, now: c.now)
+        return true
+    }
+
+    static func summary(_ plan: RestorePlan, _ c: Context) -> String {
+        var text = c.text("cli.backup.summary", ["platform": plan.sourcePlatform.rawValue, "version": String(plan.backupSchemaVersion),
+                                                 "created": plan.createdAt, "children": String(plan.counts.children),
+                                                 "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs),
+                                                 "assets": String(plan.counts.assets)])
+        if let now = plan.replacing {
+            text += "\n" + c.text("cli.backup.replacing", ["routines": String(now.routines), "logs": String(now.dailyLogs),
+                                                           "assets": String(now.assets)])
+        }
+        if plan.photosReplaced > 0 || plan.iconsReplaced > 0 {
+            text += "\n" + c.text("cli.backup.iconsReplaced", ["count": String(plan.photosReplaced + plan.iconsReplaced)])
+        }
+        return text
+    }
+
+    static func archive(_ c: Context) -> URL { URL(fileURLWithPath: c.invocation.argument("FILE") ?? "") }
+
+    /// A progress bar on standard error when it is a terminal and no JSON is wanted.
+    static func progress(_ c: Context) -> ProgressHandler? {
+        guard !c.json, isatty(STDERR_FILENO) == 1 else { return nil }
+        return { p in
+            guard p.total > 0 else { return }
+            let width = 30
+            let filled = min(width, p.done * width / p.total)
+            c.console.errorText("\r" + c.text("cli.backup.progress.\(p.phase)") + " [" + String(repeating: "#", count: filled)
+                                + String(repeating: " ", count: width - filled) + "] \(p.done)/\(p.total)\u{1B}[K")
+        }
+    }
+
+    static func endProgress(_ c: Context) {
+        if !c.json, isatty(STDERR_FILENO) == 1 { c.console.errorText("\r\u{1B}[K") }
+    }
+
+    static func printJSON<T: Encodable>(_ value: T, _ c: Context) throws -> Int32 {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        c.console.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        return 0
+    }
+}

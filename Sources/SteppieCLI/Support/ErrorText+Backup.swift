@@ -1,0 +1,44 @@
+import SteppieBackup
+
+extension ErrorText {
+    static func backup(_ e: BackupError, _ t: Messages) -> String {
+        switch e {
+        case .notAZip(let path, let reason): return t("cli.backup.error.notAZip", ["path": path, "reason": reason])
+        case .zip(let operation, let code, let message):
+            return t("cli.backup.error.zip", ["operation": operation, "code": String(code), "reason": message])
+        case .crypto(let operation, let code): return t("cli.backup.error.zip", ["operation": operation, "code": String(code), "reason": "libsodium"])
+        case .fileSystem(let path, let reason): return t("cli.error.fileSystem", ["path": path, "reason": reason])
+        case .unsafeEntryName(let name): return t("cli.backup.error.unsafeEntry", ["name": name])
+        case .unexpectedEntry(let name): return t("cli.backup.error.unexpectedEntry", ["name": name])
+        case .duplicateEntry(let name): return t("cli.backup.error.duplicateEntry", ["name": name])
+        case .missingEntry(let name): return t("cli.backup.error.missingEntry", ["name": name])
+        case .entryTooLarge(let name, let size, let limit):
+            return t("cli.backup.error.tooLarge", ["name": name, "size": String(size), "limit": String(limit)])
+        case .compressionRatioTooHigh(let name, let u, let c):
+            return t("cli.backup.error.ratio", ["name": name, "uncompressed": String(u), "compressed": String(c)])
+        case .entrySizeMismatch(let name, let declared): return t("cli.backup.error.sizeMismatch", ["name": name, "size": String(declared)])
+        case .entryUnreadable(let name, let reason): return t("cli.backup.error.unreadable", ["name": name, "reason": reason])
+        case .tooManyEntries(let count, let limit): return t("cli.backup.error.tooMany", ["count": String(count), "limit": String(limit)])
+        case .manifestInvalid(let field, let reason): return t("cli.backup.error.manifest", ["field": field, "reason": reason])
+        case .wrongApp(let app): return t("cli.backup.error.wrongApp", ["value": app])
+        case .unsupportedSchemaVersion(let v): return t("cli.backup.error.schema", ["value": String(v)])
+        case .unsupportedPlatform(let p): return t("cli.backup.error.platform", ["value": p])
+        case .unsupportedChecksumAlgorithm(let a): return t("cli.backup.error.algorithm", ["value": a])
+        case .checksumMismatch(let expected, let actual): return t("cli.backup.error.checksum", ["expected": expected, "actual": actual])
+        case .dataInvalid(let path, let reason): return t("cli.backup.error.data", ["field": path, "reason": reason])
+        case .duplicateId(let entity, let id): return t("cli.backup.error.duplicateId", ["entity": entity, "id": id])
+        case .duplicateLog(let date, let routine): return t("cli.backup.error.duplicateLog", ["date": date, "id": routine])
+        case .danglingReference(let entity, let id, let field, let target):
+            return t("cli.backup.error.dangling", ["entity": entity, "id": id, "field": field, "target": target])
+        case .logSetMismatch(let id): return t("cli.backup.error.logSet", ["id": id])
+        case .dataWithoutSets: return t("cli.backup.error.noSets")
+        case .contract(let entity, let id, let v): return t("cli.backup.error.contract", ["entity": entity, "id": id]) + " " + violation(v, t)
+        case .duplicateChildName(let name): return t("cli.error.childNameTaken", ["child": name])
+        case .cancelled: return t("cli.backup.error.cancelled")
+        case .store(let s): return store(s, t)
+        case .restoreFailed(let step, let reason): return t("cli.backup.error.restoreFailed", ["step": step.rawValue, "reason": reason])
+        case .rollbackFailed(let step, let reason, let rollback):
+            return t("cli.backup.error.rollbackFailed", ["step": step.rawValue, "reason": reason, "rollback": rollback])
+        }
+    }
+}
