@@ -29,10 +29,11 @@ final class CLIHarness {
 
     /// Runs one command line (the database and locale options are added unless given).
     @discardableResult
-    func run(_ args: [String], locale: String = "en", variables: [String: String] = [:]) -> Result {
+    func run(_ args: [String], locale: String = "en", variables: [String: String] = [:],
+             readLine: @escaping @Sendable () -> String? = { nil }) -> Result {
         let (console, captured) = Console.capturing()
         let env = CLIEnvironment(variables: variables, console: console, clock: clock, timeZone: zone,
-                                 dataDirectory: CLIHarness.repository, executablePath: "")
+                                 dataDirectory: CLIHarness.repository, executablePath: "", readLine: readLine)
         var full = args
         if !args.contains("--db") { full += ["--db", db] }
         if !args.contains("--locale") { full += ["--locale", locale] }

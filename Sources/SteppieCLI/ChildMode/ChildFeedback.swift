@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieSecurity
 import SteppieStore
 
 /// Builds what child mode speaks and sounds with, and checks the guardian PIN.
@@ -8,7 +9,14 @@ enum ChildFeedback {
         StatusLinePlayer(c: c, locale: locale, printing: !quiet)
     }
 
-    static func verifyPin(_ pin: String, _ c: Context) -> Bool { false }
+    /// Checks the PIN typed at the guardian gate, held to the same stored backoff as every
+    /// other PIN attempt.
+    static func verifyPin(_ pin: String, _ c: Context) -> Bool {
+        guard (try? Validator.pin(pin)) != nil, let store = try? c.store(), let hasher = try? PasswordHasher(),
+              let attempt = try? store.attemptUnlock(at: c.now, verify: { hasher.verify(pin, against: $0) }) else { return false }
+        if case .accepted = attempt { return true }
+        return false
+    }
 }
 
 /// Prints the on-screen line of every cue (for runs without a screen: pipes, CI, logs).
