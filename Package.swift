@@ -11,6 +11,8 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libpulse-dev"])]),
     .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
                    providers: [.apt(["libsndfile1-dev"])]),
+    // Linux evdev force feedback: kernel headers only, no library to link.
+    .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
 ]
 
 let swiftTargets: [Target] = [
@@ -19,7 +21,8 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
     .target(name: "SteppieStore", dependencies: ["SteppieCore", "CSQLite"]),
     .target(name: "SteppieFeedback",
-            dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
+    .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
