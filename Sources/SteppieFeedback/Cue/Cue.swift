@@ -10,7 +10,7 @@ public enum SoundName: String, Sendable, Codable, CaseIterable {
 }
 
 /// A sound effect placed on a cue's timeline.
-public struct SoundPlacement: Equatable, Sendable {
+public struct SoundPlacement: Hashable, Sendable {
     public var name: SoundName
     /// Linear gain.
     public var gain: Double
@@ -23,7 +23,7 @@ public struct SoundPlacement: Equatable, Sendable {
 }
 
 /// The spoken part of a cue: a catalog key and its named arguments, rendered in the child's locale.
-public struct SpeechPart: Equatable, Sendable {
+public struct SpeechPart: Hashable, Sendable {
     public var key: String
     public var args: [String: String]
     public var priority: SpeechPriority

@@ -1,5 +1,5 @@
 /// One haptic pulse, in the spirit of an Android waveform step or a Core Haptics event.
-public struct HapticPulse: Equatable, Sendable, Codable {
+public struct HapticPulse: Hashable, Sendable, Codable {
     /// Seconds after the start of the pattern.
     public var start: Double
     /// Seconds.
@@ -16,7 +16,7 @@ public struct HapticPulse: Equatable, Sendable, Codable {
 }
 
 /// A haptic stand-in pattern: pulses sent to the audio, force-feedback and log outputs.
-public struct HapticPattern: Equatable, Sendable, Codable {
+public struct HapticPattern: Hashable, Sendable, Codable {
     public var name: String
     public var pulses: [HapticPulse]
 
