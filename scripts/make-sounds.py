@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes Steppie's own sound effects in Sounds/ (Python standard library only, reproducible).
 
-Every sound: 44.1 kHz 16-bit mono, soft raised-cosine attack (15 ms, tick 8 ms), 50 ms release,
+Every sound: 44.1 kHz 16-bit mono, soft raised-cosine attack (15 ms, tick 18 ms), 50 ms release,
 gentle exponential decay, a few quiet harmonic partials (a soft bell, no harsh transients),
 peak normalised to -8 dBFS. The engine resamples to 22050 Hz on load.
 
@@ -59,7 +59,7 @@ def sounds():
     E5, G5, A5, B5, C6, D5, C5, A4, F4 = 659.25, 783.99, 880.0, 987.77, 1046.50, 587.33, 523.25, 440.0, 349.23
     yield "chime", normalise(note(E5, 0.45, decay=5.0))
     yield "chime-double", normalise(place(note(E5, 0.40, decay=5.0), note(B5, 0.50, decay=5.0), 0.13))
-    yield "tick", normalise(note(C6, 0.09, attack=0.008, release=0.04, decay=25.0,
+    yield "tick", normalise(note(C6, 0.11, attack=0.018, release=0.05, decay=18.0,
                                  partials=((1, 1.0), (2, 0.1))), peak=10 ** (-14 / 20))
     yield "undo", normalise(place(note(G5, 0.22, decay=6.0), note(D5, 0.32, decay=6.0), 0.12))
     melody = []
