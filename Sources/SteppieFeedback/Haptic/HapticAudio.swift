@@ -5,7 +5,7 @@ public enum HapticAudio {
     /// Peak level of a full-intensity pulse before the volume cap.
     public static let level: Float = 0.3
     /// Raised-cosine attack and release, so the pulse never clicks.
-    public static let attack = 0.012
+    public static let attack = 0.02
     public static let release = 0.02
 
     /// The pulse train of `pattern` at the engine rate, scaled by `gain`.
