@@ -86,7 +86,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         startRetryTimer()
     }
 
-    deinit { shutDown() }
+    deinit {
+        shutDown()
+        pa_threaded_mainloop_free(mainloop)
+    }
 
     /// True while the stream to the server is up.
     public var isConnected: Bool { locked { link == .ready } }
@@ -265,7 +268,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             self.locked {
-                guard self.link == .down else { return }
+                guard self.link == .down, !self.finished else { return }
                 self.teardown()
                 self.connect()
             }
@@ -274,6 +277,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         timer.resume()
     }
 
+    /// Stops the stream and the mainloop thread; the mainloop itself is freed in deinit, so late
+    /// calls (and a retry timer that already fired) still find a valid lock.
     private func shutDown() {
         let alreadyClosed: Bool = locked {
             let was = finished
@@ -286,7 +291,6 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         guard !alreadyClosed else { return }
         pa_threaded_mainloop_stop(mainloop)
-        pa_threaded_mainloop_free(mainloop)
     }
 
     // MARK: - writing (mainloop lock held)
