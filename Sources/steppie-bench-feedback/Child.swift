@@ -51,6 +51,20 @@ final class Child {
         return (status >> 8) & 0xff
     }
 
+    /// Waits at most `timeout` seconds, then stops the child; returns its status or nil on timeout.
+    @discardableResult
+    func wait(timeout: Double) -> Int32? {
+        let end = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        var status: Int32 = 0
+        while DispatchTime.now().uptimeNanoseconds < end {
+            if reaped { return -1 }
+            if waitpid(pid, &status, WNOHANG) == pid { reaped = true; return (status >> 8) & 0xff }
+            usleep(2000)
+        }
+        stop()
+        return nil
+    }
+
     /// Stops this child by its PID.
     func stop() {
         guard !reaped else { return }

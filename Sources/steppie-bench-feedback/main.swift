@@ -7,6 +7,7 @@ import SteppieFeedback
 
 let args = CommandLine.arguments
 let presses = args.firstIndex(of: "--presses").flatMap { Int(args[$0 + 1]) } ?? 200
+let baselines = !args.contains("--no-baseline")
 let sentence = "Next, it is time to brush your teeth."
 let sink = ProcessInfo.processInfo.environment["PULSE_SINK"] ?? "steppie_test"
 
@@ -22,6 +23,7 @@ func waitFor(_ timeout: Double, _ cond: () -> Bool) -> Bool {
     while now() < end { if cond() { return true }; usleep(200) }
     return cond()
 }
+func progress(_ s: String) { FileHandle.standardError.write(Data("bench: \(s)\n".utf8)) }
 func fmt(_ x: Double) -> String { x.isNaN ? "n/a" : String(format: "%.2f", x) }
 
 let render: SpeechRenderer = { key, a, _ in
@@ -47,6 +49,7 @@ do {
                     feedback: strong, locale: "en")
     listener.waitForSilence(quiet: 0.2)
 
+    progress("warm; completion presses")
     var cueLat: [Double] = [], speechLat: [Double] = [], queuedLat: [Double] = [], latencies: [Double] = []
     // 1. Completion presses (sound first, speech mixed in behind it).
     for i in 0..<presses {
@@ -59,6 +62,9 @@ do {
         if let l = output.latency() { latencies.append(l * 1000) }
         usleep(40_000)
     }
+    progress("announcement presses")
+    // An announcement waits behind a completion (lower priority): start this phase when idle.
+    _ = waitFor(10) { !output.isBusy }
     // 2. Announcement presses (speech starts with the press): press → first speech sample written.
     for i in 0..<presses {
         let press = now()
@@ -74,18 +80,19 @@ do {
     // 3. Heard: press → first audible sample on the sink monitor, engine vs the espeak-ng command vs spd-say.
     func heard(runs: Int, _ start: () throws -> Child?) rethrows -> [Double] {
         var out: [Double] = []
-        for _ in 0..<runs {
+        for _ in 0..<(baselines ? runs : 0) {
             listener.waitForSilence(quiet: 0.25)
             let t = now()
             let child = try start()
             if waitFor(5, { listener.firstAudible(after: t) != nil }), let a = listener.firstAudible(after: t) {
                 out.append(ms(a - t))
             }
-            child?.wait()
+            child?.wait(timeout: 15)
             listener.waitForSilence(quiet: 0.25)
         }
         return out
     }
+    progress("heard: engine")
     var n = 0
     let engineHeard = try heard(runs: 20) {
         n += 1
@@ -93,13 +100,18 @@ do {
         try engine.play(cue, feedback: strong, locale: "en")
         return nil
     }
+    progress("heard: espeak-ng command")
     let espeakHeard = try heard(runs: 20) { try Child("espeak-ng", ["-v", "en", sentence]) }
-    var spdNote = "not installed"
+    var spdNote = baselines ? "not installed" : "skipped"
     var spdHeard: [Double] = []
-    if (try? Child("which", ["spd-say"]).wait()) == 0 {
-        _ = try? Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"]).wait()  // starts the daemon
-        spdHeard = try heard(runs: 10) { try Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
-        spdNote = spdHeard.isEmpty ? "installed, but no audio reached the sink" : "ok"
+    if baselines, (try? Child("which", ["spd-say"]).wait()) == 0 {
+        progress("heard: spd-say")
+        let first = try? Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"]).wait(timeout: 10)  // starts the daemon
+        if first == nil { spdNote = "installed, but spd-say did not finish within 10 s" }
+        if first != nil {
+            spdHeard = try heard(runs: 10) { try Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
+            spdNote = spdHeard.isEmpty ? "installed, but no audio reached the sink" : "ok"
+        }
     }
     listener.stop()
     try output.close()

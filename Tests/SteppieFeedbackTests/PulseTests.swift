@@ -107,3 +107,22 @@ struct PulseTests {
         #expect(try #require(latency) < 0.05)
     }
 }
+
+@Suite(.serialized, .enabled(if: PulseEnv.shouldRun, "set PULSE_SERVER (scripts/with-pulse.sh) to run"))
+struct PulseTimingTests {
+    @Test(arguments: [FeedbackEvent.completed, .next])
+    func firstSamplesAreWrittenAtOnce(event: FeedbackEvent) throws {
+        let output = try PulseOutput(options: .init(server: PulseEnv.server, sink: PulseEnv.sink), log: { _ in })
+        defer { try? output.close() }
+        let engine = Fixture.engine(output)
+        let strong = Fixture.feedback(.strong)
+        let cue = Cue.make(event, context: CueContext(routineTitle: "Brush teeth"), feedback: strong)
+        let report = try engine.play(cue, feedback: strong, locale: "en")
+        #expect(report.speech != nil)
+        let arrived = waitUntil(timeout: 2) { engine.latencies(of: report).speech != nil }
+        #expect(arrived, "\(report) \(String(describing: report.speech.flatMap { output.writeTime(of: $0) }))")
+        let (cueLatency, speechLatency) = engine.latencies(of: report)
+        #expect(try #require(cueLatency) < 0.05)
+        if event == .next { #expect(try #require(speechLatency) < 0.05) }
+    }
+}

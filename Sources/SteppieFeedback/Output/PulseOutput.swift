@@ -337,3 +337,4 @@ private func withOptionalCString<T>(_ s: String?, _ body: (UnsafePointer<CChar>?
     guard let s else { return body(nil) }
     return s.withCString { body($0) }
 }
+
