@@ -15,6 +15,8 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
                    providers: [.apt(["libzip-dev"])]),
+    // Linux evdev force feedback: kernel headers only, no library to link.
+    .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
 ]
 
 /// Our own small C: the terminal calls Swift cannot make (variadic ioctl, termios flag macros).
@@ -30,7 +32,8 @@ let swiftTargets: [Target] = [
     // Password hashing, SHA-256 and random codes through libsodium.
     .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
-            dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
+    .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),

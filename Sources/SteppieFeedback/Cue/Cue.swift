@@ -1,0 +1,103 @@
+/// The names of the project's own sound effects (`Sounds/<rawValue>.wav`).
+public enum SoundName: String, Sendable, Codable, CaseIterable {
+    case chimeDouble = "chime-double"
+    case chime
+    case tick
+    case undo
+    case allDone = "all-done"
+    case reminder
+    case error
+}
+
+/// A sound effect placed on a cue's timeline.
+public struct SoundPlacement: Hashable, Sendable {
+    public var name: SoundName
+    /// Linear gain.
+    public var gain: Double
+    /// Seconds after the press.
+    public var offset: Double
+
+    public init(name: SoundName, gain: Double, offset: Double) {
+        self.name = name; self.gain = gain; self.offset = offset
+    }
+}
+
+/// The spoken part of a cue: a catalog key and its named arguments, rendered in the child's locale.
+public struct SpeechPart: Hashable, Sendable {
+    public var key: String
+    public var args: [String: String]
+    public var priority: SpeechPriority
+    /// Seconds after the press.
+    public var offset: Double
+
+    public init(key: String, args: [String: String], priority: SpeechPriority, offset: Double) {
+        self.key = key; self.args = args; self.priority = priority; self.offset = offset
+    }
+}
+
+/// The feedback of one event: a short timeline of sound effect, haptic pattern and speech.
+public struct Cue: Equatable, Sendable {
+    public var event: FeedbackEvent
+    public var sounds: [SoundPlacement]
+    /// Starts with the press.
+    public var haptic: HapticPattern?
+    public var hapticGain: Double
+    public var speech: SpeechPart?
+    public var priority: SpeechPriority
+
+    public init(event: FeedbackEvent, sounds: [SoundPlacement], haptic: HapticPattern?, hapticGain: Double = 1,
+                speech: SpeechPart?, priority: SpeechPriority) {
+        self.event = event; self.sounds = sounds; self.haptic = haptic; self.hapticGain = hapticGain
+        self.speech = speech; self.priority = priority
+    }
+
+    /// True when the cue has nothing to play (intensity off, everything disabled).
+    public var isSilent: Bool { sounds.isEmpty && haptic == nil && speech == nil }
+
+    /// Builds the cue of `event` for a child's effective feedback.
+    public static func make(_ event: FeedbackEvent, context: CueContext = CueContext(),
+                            feedback: EffectiveFeedback) -> Cue {
+        let row = CueTable.row(event)
+        var sounds: [SoundPlacement] = []
+        if feedback.soundGain > 0, let name = row.sounds[feedback.soundStyle] {
+            sounds.append(SoundPlacement(name: name, gain: feedback.soundGain, offset: 0))
+        }
+        let haptic = row.haptic ? feedback.haptic : nil
+        var speech: SpeechPart?
+        if feedback.speech && feedback.speechVolume > 0 {
+            // With no sound in front of it, speech starts with the press.
+            let offset = sounds.isEmpty ? 0 : row.speechOffset[feedback.soundStyle] ?? 0
+            speech = SpeechPart(key: event.speechKey(feedback.verbosity), args: context.arguments,
+                                priority: event.priority, offset: offset)
+        }
+        return Cue(event: event, sounds: sounds, haptic: haptic, hapticGain: feedback.hapticGain,
+                   speech: speech, priority: event.priority)
+    }
+}
+
+/// The facts a cue's sentence may mention; absent values are not passed to the catalog.
+public struct CueContext: Equatable, Sendable {
+    public var routineTitle: String?
+    public var minutes: Int?
+    /// Local time `HH:mm` (setStartsAt).
+    public var time: String?
+    public var completed: Int?
+    public var total: Int?
+
+    public init(routineTitle: String? = nil, minutes: Int? = nil, time: String? = nil,
+                completed: Int? = nil, total: Int? = nil) {
+        self.routineTitle = routineTitle; self.minutes = minutes; self.time = time
+        self.completed = completed; self.total = total
+    }
+
+    /// The named catalog arguments (`routineTitle`, `minutes`, `time`, `completed`, `total`).
+    public var arguments: [String: String] {
+        var a: [String: String] = [:]
+        if let routineTitle { a["routineTitle"] = routineTitle }
+        if let minutes { a["minutes"] = String(minutes) }
+        if let time { a["time"] = time }
+        if let completed { a["completed"] = String(completed) }
+        if let total { a["total"] = String(total) }
+        return a
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import SteppieCore
+
+/// Renders a catalog key with named arguments in a locale (`tts.completed`, `["routineTitle": "…"]`, `ko`).
+public typealias SpeechRenderer = @Sendable (_ key: String, _ args: [String: String], _ locale: String) -> String
+
+/// The feedback engine: turns cues into sound, speech and haptics on an output, at once.
+///
+/// `@unchecked Sendable`: its mutable state is guarded by `lock`; espeak-ng is owned by `SpeechSynthesizer`.
+public final class FeedbackEngine: @unchecked Sendable {
+    /// Linear level of speech at full volume (espeak-ng's voice peaks near full scale).
+    public static let speechLevel: Float = 0.6
+
+    public let output: any AudioOutput
+    public let sounds: SoundLibrary
+    public let speech: SpeechSynthesizer
+    private let render: SpeechRenderer
+    private let haptics: [any HapticOutput]
+    private let audioHaptics: Bool
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var playingPriority: SpeechPriority?
+    private var effectCache: [EffectKey: [Float]] = [:]
+    private var failedHaptics = Set<Int>()
+
+    /// An engine on `output` with preloaded `sounds`; `render` supplies the sentences.
+    /// - Parameters:
+    ///   - haptics: extra haptic outputs (force feedback, event log); the audio pulse is mixed in when `audioHaptics`.
+    public init(output: any AudioOutput, sounds: SoundLibrary, speech: SpeechSynthesizer = .shared,
+                render: @escaping SpeechRenderer, haptics: [any HapticOutput] = [], audioHaptics: Bool = true,
+                log: @escaping @Sendable (String) -> Void = FeedbackLog.standardError) {
+        self.output = output; self.sounds = sounds; self.speech = speech; self.render = render
+        self.haptics = haptics; self.audioHaptics = audioHaptics; self.log = log
+    }
+
+    /// The effective feedback of a child's profile (the intensity table with the profile on top).
+    public static func effective(profile: FeedbackProfile) -> EffectiveFeedback {
+        EffectiveFeedback(profile: profile)
+    }
+
+    /// Initializes espeak-ng and its voices so the first press is as fast as the rest.
+    public func warmUp(locales: [String] = ["ko", "en"]) throws {
+        try speech.warmUp(locales: locales)
+    }
+
+    /// Plays `cue` now: the non-speech part is written to the output first, then the speech is mixed in.
+    ///
+    /// A newer cue of equal or higher priority interrupts (flushes) what is playing; a less
+    /// important one waits until the current cue has ended.
+    @discardableResult
+    public func play(_ cue: Cue, feedback: EffectiveFeedback, locale: String,
+                     pressTime: UInt64 = Monotonic.now()) throws -> PlayReport {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !cue.isSilent else {
+            return PlayReport(pressTime: pressTime, decision: .wait, program: nil, speech: nil, spokenText: nil)
+        }
+        let decision = output.isBusy ? PlaybackDecision.decide(playing: playingPriority, new: cue.priority) : .interrupt
+        let effects = nonSpeech(cue)
+        let program = output.startProgram(effects, interrupt: decision == .interrupt)
+        if decision == .interrupt || playingPriority == nil { playingPriority = cue.priority }
+        if let pattern = cue.haptic { sendHaptics(pattern, event: cue.event) }
+        var marker: SampleMarker?
+        var text: String?
+        if let part = cue.speech {
+            let (samples, spoken) = try speechSamples(part, feedback: feedback, locale: locale)
+            text = spoken
+            if !samples.isEmpty {
+                marker = output.mix(samples, into: program, offset: SampleFormat.samples(part.offset))
+            }
+        }
+        return PlayReport(pressTime: pressTime, decision: decision, program: program, speech: marker, spokenText: text)
+    }
+
+    /// Synthesizes the speech of `cue` ahead of time (the likely next utterance), so `play` finds it cached.
+    public func prepare(_ cue: Cue, feedback: EffectiveFeedback, locale: String) {
+        guard let part = cue.speech else { return }
+        let text = SpeechText.sanitize(render(part.key, part.args, locale))
+        speech.prepare(text: text, settings: voice(feedback, locale: locale))
+    }
+
+    /// Renders the whole timeline of `cue` offline (for WAV output, previews and tests).
+    public func renderToBuffer(_ cue: Cue, feedback: EffectiveFeedback, locale: String) throws -> RenderedCue {
+        let effects = lock.withLock { nonSpeech(cue) }
+        var mix = effects
+        var speechRange: Range<Int>?
+        var text: String?
+        if let part = cue.speech {
+            let (samples, spoken) = try speechSamples(part, feedback: feedback, locale: locale)
+            text = spoken
+            if !samples.isEmpty {
+                let at = SampleFormat.samples(part.offset)
+                SampleFormat.mix(samples, into: &mix, at: at)
+                speechRange = at..<(at + samples.count)
+            }
+        }
+        return RenderedCue(samples: mix.map(SampleFormat.limit), nonSpeech: effects.isEmpty ? nil : 0..<effects.count,
+                           speech: speechRange, spokenText: text)
+    }
+
+    /// The write times of a report's first cue sample and first speech sample, in seconds after the press.
+    public func latencies(of report: PlayReport) -> (cue: Double?, speech: Double?) {
+        func since(_ marker: SampleMarker?) -> Double? {
+            guard let marker, let t = output.writeTime(of: marker), t >= report.pressTime else { return nil }
+            return Double(t - report.pressTime) / 1e9
+        }
+        return (since(report.program?.firstSample), since(report.speech))
+    }
+
+    // MARK: - pieces
+
+    /// The speech of `part` as float samples at the profile's volume, and the sentence spoken.
+    func speechSamples(_ part: SpeechPart, feedback: EffectiveFeedback, locale: String) throws -> ([Float], String) {
+        let text = SpeechText.sanitize(render(part.key, part.args, locale))
+        let raw = try speech.samples(text: text, settings: voice(feedback, locale: locale))
+        let gain = Float(feedback.speechVolume) * Self.speechLevel
+        return (SampleFormat.toFloat(raw, gain: gain), text)
+    }
+
+    private func voice(_ feedback: EffectiveFeedback, locale: String) -> VoiceSettings {
+        VoiceSettings(locale: locale, rate: feedback.speechRate, pitch: feedback.pitch, variant: feedback.voiceVariant)
+    }
+
+    struct EffectKey: Hashable {
+        var sounds: [SoundPlacement]
+        var haptic: HapticPattern?
+        var hapticGain: Double
+    }
+
+    /// Sound effects and the audio haptic pulse mixed (lock held).
+    private func nonSpeech(_ cue: Cue) -> [Float] {
+        let key = EffectKey(sounds: cue.sounds, haptic: audioHaptics ? cue.haptic : nil, hapticGain: cue.hapticGain)
+        if let hit = effectCache[key] { return hit }
+        var mix: [Float] = []
+        for placement in cue.sounds {
+            SampleFormat.mix(sounds.samples(placement.name), into: &mix, at: SampleFormat.samples(placement.offset),
+                             gain: Float(placement.gain))
+        }
+        if let pattern = key.haptic {
+            SampleFormat.mix(HapticAudio.render(pattern, gain: cue.hapticGain), into: &mix, at: 0)
+        }
+        if effectCache.count > 64 { effectCache.removeAll() }
+        effectCache[key] = mix
+        return mix
+    }
+
+    private func sendHaptics(_ pattern: HapticPattern, event: FeedbackEvent) {
+        for (i, device) in haptics.enumerated() {
+            do { try device.play(pattern, event: event) } catch {
+                // One line per failing device, not one per press.
+                if failedHaptics.insert(i).inserted { log("steppie: haptic output failed: \(error)") }
+            }
+        }
+    }
+}

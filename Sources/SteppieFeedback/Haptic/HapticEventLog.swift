@@ -1,0 +1,50 @@
+import Foundation
+
+/// Writes one JSON object per haptic pattern to a file (JSON lines), for review and other front ends.
+public final class HapticEventLog: HapticOutput, @unchecked Sendable {
+    public let path: String
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private let handle: FileHandle
+    private let clock: @Sendable () -> Date
+
+    /// Opens (creates or appends to) the log at `path`.
+    public init(path: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: path) && !fm.createFile(atPath: path, contents: nil) {
+            throw FeedbackError.hapticLog(path: path, reason: "cannot create the file")
+        }
+        guard let h = FileHandle(forWritingAtPath: path) else {
+            throw FeedbackError.hapticLog(path: path, reason: "cannot open the file for writing")
+        }
+        h.seekToEndOfFile()
+        self.path = path
+        handle = h
+        self.clock = clock
+    }
+
+    deinit { try? handle.close() }
+
+    struct Line: Encodable {
+        var at: String
+        var event: String
+        var pattern: String
+        var pulses: [HapticPulse]
+    }
+
+    public func play(_ pattern: HapticPattern, event: FeedbackEvent) throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let line = Line(at: formatter.string(from: clock()), event: event.rawValue, pattern: pattern.name,
+                        pulses: pattern.pulses)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(line)
+        data.append(0x0A)
+        lock.lock()
+        defer { lock.unlock() }
+        do { try handle.write(contentsOf: data) } catch {
+            throw FeedbackError.hapticLog(path: path, reason: "\(error)")
+        }
+    }
+}

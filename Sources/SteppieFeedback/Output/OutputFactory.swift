@@ -1,0 +1,36 @@
+import Foundation
+
+/// Picks and builds an audio output; `auto` prefers PulseAudio and falls back to a WAV file.
+public enum OutputFactory {
+    /// What was built, and a note for the user when the choice was not the one asked for.
+    public struct Choice: Sendable {
+        public let output: any AudioOutput
+        /// E.g. "no PulseAudio server answered (…); feedback is written to /tmp/x.wav".
+        public let note: String?
+    }
+
+    /// Builds `kind`, or with `kind == nil` PulseAudio when a server answers, else a WAV file at `wavPath`.
+    public static func make(kind: OutputKind?, wavPath: String, pulse: PulseOutput.Options = .init(),
+                            log: @escaping @Sendable (String) -> Void = FeedbackLog.standardError) throws -> Choice {
+        switch kind {
+        case .null: return Choice(output: NullOutput(), note: nil)
+        case .wav: return Choice(output: WAVOutput(path: wavPath), note: nil)
+        case .pulse: return Choice(output: try PulseOutput(options: pulse, log: log), note: nil)
+        case nil:
+            do {
+                return Choice(output: try PulseOutput(options: pulse, log: log), note: nil)
+            } catch {
+                return Choice(output: WAVOutput(path: wavPath),
+                              note: "no PulseAudio server answered (\(error)); feedback is written to \(wavPath)")
+            }
+        }
+    }
+}
+
+/// Log sinks for the engine's few log lines.
+public enum FeedbackLog {
+    /// Writes each line to standard error.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

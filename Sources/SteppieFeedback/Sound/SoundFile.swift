@@ -1,0 +1,53 @@
+import CSndfile
+import Foundation
+
+/// Reading and writing sound files through libsndfile, in the engine's format.
+public enum SoundFile {
+    /// Reads any file libsndfile understands and converts it to 22050 Hz mono float.
+    public static func read(path: String) throws -> [Float] {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw FeedbackError.soundFile(path: path, reason: lastError(nil))
+        }
+        defer { sf_close(file) }
+        let channels = Int(info.channels)
+        guard channels > 0, info.samplerate > 0, info.frames >= 0 else {
+            throw FeedbackError.soundFile(path: path, reason: "no audio channels")
+        }
+        var interleaved = [Float](repeating: 0, count: Int(info.frames) * channels)
+        let got = interleaved.withUnsafeMutableBufferPointer { buf in
+            sf_readf_float(file, buf.baseAddress, info.frames)
+        }
+        guard got >= 0 else { throw FeedbackError.soundFile(path: path, reason: lastError(file)) }
+        var mono = [Float](repeating: 0, count: Int(got))
+        for frame in 0..<Int(got) {
+            var sum: Float = 0
+            for c in 0..<channels { sum += interleaved[frame * channels + c] }
+            mono[frame] = sum / Float(channels)
+        }
+        return Resampler(from: Int(info.samplerate), to: SampleFormat.rate).process(mono)
+    }
+
+    /// Writes 16-bit mono PCM WAV at `sampleRate` (the engine rate unless told).
+    public static func writeWAV(_ samples: [Int16], to path: String, sampleRate: Int = SampleFormat.rate) throws {
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = 1
+        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw FeedbackError.wavFile(path: path, reason: lastError(nil))
+        }
+        let wrote = samples.withUnsafeBufferPointer { buf in
+            sf_writef_short(file, buf.baseAddress, sf_count_t(samples.count))
+        }
+        let reason = lastError(file)
+        let closed = sf_close(file)
+        guard wrote == sf_count_t(samples.count) else { throw FeedbackError.wavFile(path: path, reason: reason) }
+        guard closed == 0 else { throw FeedbackError.wavFile(path: path, reason: "close failed (\(closed))") }
+    }
+
+    private static func lastError(_ file: OpaquePointer?) -> String {
+        guard let message = sf_strerror(file) else { return "unknown libsndfile error" }
+        return String(cString: message)
+    }
+}

@@ -1,0 +1,127 @@
+import CEspeakNG
+import Dispatch
+import Foundation
+
+/// The one owner of libespeak-ng in this process: every espeak call runs on its serial queue.
+///
+/// libespeak-ng keeps global state and is not thread-safe, so there is exactly one instance
+/// (`shared`); it is `Sendable` because all its mutable state is confined to `queue`.
+public final class SpeechSynthesizer: @unchecked Sendable {
+    /// The process-wide synthesizer.
+    public static let shared = SpeechSynthesizer()
+
+    /// The engine's sample rate (espeak-ng's own).
+    public static let sampleRate = 22050
+
+    private let queue = DispatchQueue(label: "steppie.espeak", qos: .userInteractive)
+    // Confined to `queue`.
+    private var initialized = false
+    private var currentVoice: String?
+    private var currentParams: (wpm: Int, gap: Int, pitch: Int)?
+    private var cache = SpeechCache(capacity: 24)
+
+    private init() {}
+
+    /// Initializes espeak-ng and selects the voices of `locales` once, so the first press is fast.
+    public func warmUp(locales: [String] = ["ko", "en"]) throws {
+        try queue.sync {
+            try initializeIfNeeded()
+            for locale in locales {
+                try selectVoice(VoiceSettings(locale: locale, rate: 1).voice)
+            }
+        }
+    }
+
+    /// Speaks `text` (sanitized, as plain text) and returns 22050 Hz mono 16-bit samples scaled by `volume` 0…1.
+    public func speak(text: String, locale: String, rate: Double = 1, volume: Double = 1,
+                      pitch: Int = 50, variant: String? = nil) throws -> [Int16] {
+        let settings = VoiceSettings(locale: locale, rate: rate, pitch: pitch, variant: variant)
+        let raw = try samples(text: SpeechText.sanitize(text), settings: settings)
+        let gain = Float(min(1, max(0, volume.isFinite ? volume : 0)))
+        return raw.map { Int16((Float($0) * gain).rounded()) }
+    }
+
+    /// Synthesizes already-sanitized text at full voice volume; results are cached by text and settings.
+    public func samples(text: String, settings: VoiceSettings) throws -> [Int16] {
+        try queue.sync { try synthesizeCached(text: text, settings: settings) }
+    }
+
+    /// Synthesizes in the background so a later `samples` call for the same text is a cache hit.
+    public func prepare(text: String, settings: VoiceSettings) {
+        queue.async { [self] in _ = try? synthesizeCached(text: text, settings: settings) }
+    }
+
+    /// Drops cached utterances (benchmarks use it to measure cold synthesis).
+    public func clearCache() {
+        queue.sync { cache.removeAll() }
+    }
+
+    // MARK: - queue-confined
+
+    private func synthesizeCached(text: String, settings: VoiceSettings) throws -> [Int16] {
+        let key = SpeechCache.Key(text: text, settings: settings)
+        if let hit = cache.get(key) { return hit }
+        let fresh = try synthesize(text: text, settings: settings)
+        cache.put(key, fresh)
+        return fresh
+    }
+
+    private func initializeIfNeeded() throws {
+        guard !initialized else { return }
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        guard rate > 0 else { throw FeedbackError.speech(call: "espeak_Initialize", code: rate) }
+        espeak_SetSynthCallback { wav, count, events in
+            guard let events, let box = events.pointee.user_data else { return 0 }
+            let sink = Unmanaged<SampleSink>.fromOpaque(box).takeUnretainedValue()
+            if let wav, count > 0 {
+                sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
+            }
+            return 0
+        }
+        try check(espeak_SetParameter(espeakVOLUME, 100, 0), "espeak_SetParameter(volume)")
+        initialized = true
+    }
+
+    private func selectVoice(_ name: String) throws {
+        guard currentVoice != name else { return }
+        if espeak_SetVoiceByName(name) != EE_OK {
+            // A bad variant falls back to the plain language voice.
+            let language = String(name.prefix { $0 != "+" })
+            try check(espeak_SetVoiceByName(language), "espeak_SetVoiceByName(\(language))")
+        }
+        currentVoice = name
+        currentParams = nil
+    }
+
+    private func synthesize(text: String, settings: VoiceSettings) throws -> [Int16] {
+        try initializeIfNeeded()
+        try selectVoice(settings.voice)
+        let params = (settings.wordsPerMinute, settings.wordGap, settings.pitch)
+        if currentParams.map({ $0 != params }) ?? true {
+            try check(espeak_SetParameter(espeakRATE, Int32(settings.wordsPerMinute), 0), "espeak_SetParameter(rate)")
+            try check(espeak_SetParameter(espeakWORDGAP, Int32(settings.wordGap), 0), "espeak_SetParameter(wordgap)")
+            try check(espeak_SetParameter(espeakPITCH, Int32(settings.pitch), 0), "espeak_SetParameter(pitch)")
+            currentParams = params
+        }
+        guard !text.isEmpty else { return [] }
+        let sink = SampleSink()
+        let box = Unmanaged.passRetained(sink)
+        defer { box.release() }
+        // Plain UTF-8 text only: never espeakSSML or espeakPHONEMES (user text is text).
+        let flags = UInt32(espeakCHARS_UTF8)
+        let result = text.withCString { cText in
+            espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, flags, nil, box.toOpaque())
+        }
+        try check(result, "espeak_Synth")
+        return sink.samples
+    }
+
+    private func check(_ code: espeak_ERROR, _ call: String) throws {
+        guard code == EE_OK else { throw FeedbackError.speech(call: call, code: Int32(code.rawValue)) }
+    }
+}
+
+/// Collects the samples of one synthesis (touched only on the synthesizer's queue).
+private final class SampleSink {
+    var samples: [Int16] = []
+}

@@ -1,1 +1,0 @@
-// Module SteppieFeedback: contents arrive with their issues.

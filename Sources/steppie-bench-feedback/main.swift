@@ -1,0 +1,153 @@
+// steppie-bench-feedback: press → first sample latencies through a real PulseAudio null sink.
+//
+//   scripts/with-pulse.sh swift run -c release steppie-bench-feedback [--presses N]
+import Foundation
+import SteppieCore
+import SteppieFeedback
+
+let args = CommandLine.arguments
+let presses = args.firstIndex(of: "--presses").flatMap { Int(args[$0 + 1]) } ?? 200
+let baselines = !args.contains("--no-baseline")
+let sentence = "Next, it is time to brush your teeth."
+let sink = ProcessInfo.processInfo.environment["PULSE_SINK"] ?? "steppie_test"
+
+func now() -> UInt64 { Monotonic.now() }
+func ms(_ ns: UInt64) -> Double { Double(ns) / 1e6 }
+func percentile(_ xs: [Double], _ p: Double) -> Double {
+    guard !xs.isEmpty else { return .nan }
+    let s = xs.sorted()
+    return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded(.up)))]
+}
+func waitFor(_ timeout: Double, _ cond: () -> Bool) -> Bool {
+    let end = now() + UInt64(timeout * 1e9)
+    while now() < end { if cond() { return true }; usleep(200) }
+    return cond()
+}
+func progress(_ s: String) { FileHandle.standardError.write(Data("bench: \(s)\n".utf8)) }
+func fmt(_ x: Double) -> String { x.isNaN ? "n/a" : String(format: "%.2f", x) }
+
+let render: SpeechRenderer = { key, a, _ in
+    switch key {
+    case "tts.completed": "Well done! \(a["routineTitle"] ?? "") is finished."
+    case "tts.next": "Next, it is time to \(a["routineTitle"] ?? "")."
+    default: a["routineTitle"] ?? key
+    }
+}
+
+do {
+    let output = try PulseOutput(log: FeedbackLog.standardError)
+    let sounds = try SoundLibrary(directory: SoundLibrary.defaultDirectory())
+    let engine = FeedbackEngine(output: output, sounds: sounds, render: render)
+    let t0 = now()
+    try engine.warmUp()
+    let warmUpMs = ms(now() - t0)
+    let listener = try MonitorListener(device: sink + ".monitor")
+    guard waitFor(5, { listener.bytes > 8820 }) else { throw BenchError("no audio from the sink monitor") }
+    let strong = EffectiveFeedback(profile: { var p = FeedbackProfile(); p.intensity = .strong; return p }())
+    // One throwaway cue so the null sink is awake.
+    try engine.play(Cue.make(.completed, context: CueContext(routineTitle: "warm up"), feedback: strong),
+                    feedback: strong, locale: "en")
+    listener.waitForSilence(quiet: 0.2)
+
+    progress("warm; completion presses")
+    var cueLat: [Double] = [], speechLat: [Double] = [], queuedLat: [Double] = [], latencies: [Double] = []
+    // 1. Completion presses (sound first, speech mixed in behind it).
+    for i in 0..<presses {
+        let press = now()
+        let cue = Cue.make(.completed, context: CueContext(routineTitle: "task \(i)"), feedback: strong)
+        let report = try engine.play(cue, feedback: strong, locale: "en", pressTime: press)
+        queuedLat.append(ms(now() - press))
+        _ = waitFor(1) { engine.latencies(of: report).cue != nil }
+        if let c = engine.latencies(of: report).cue { cueLat.append(c * 1000) }
+        if let l = output.latency() { latencies.append(l * 1000) }
+        usleep(40_000)
+    }
+    progress("announcement presses")
+    // An announcement waits behind a completion (lower priority): start this phase when idle.
+    _ = waitFor(10) { !output.isBusy }
+    // 2. Announcement presses (speech starts with the press): press → first speech sample written.
+    for i in 0..<presses {
+        let press = now()
+        let cue = Cue.make(.next, context: CueContext(routineTitle: "brush your teeth \(i)"), feedback: strong)
+        let report = try engine.play(cue, feedback: strong, locale: "en", pressTime: press)
+        _ = waitFor(1) { engine.latencies(of: report).speech != nil }
+        if let s = engine.latencies(of: report).speech { speechLat.append(s * 1000) }
+        if let l = output.latency() { latencies.append(l * 1000) }
+        usleep(40_000)
+    }
+    listener.waitForSilence(quiet: 0.3)
+
+    // 3. Heard: press → first audible sample on the sink monitor, engine vs the espeak-ng command vs spd-say.
+    func heard(runs: Int, _ start: () throws -> Child?) rethrows -> [Double] {
+        var out: [Double] = []
+        for _ in 0..<(baselines ? runs : 0) {
+            listener.waitForSilence(quiet: 0.25)
+            let t = now()
+            let child = try start()
+            if waitFor(5, { listener.firstAudible(after: t) != nil }), let a = listener.firstAudible(after: t) {
+                out.append(ms(a - t))
+            }
+            child?.wait(timeout: 15)
+            listener.waitForSilence(quiet: 0.25)
+        }
+        return out
+    }
+    progress("heard: engine")
+    var n = 0
+    let engineHeard = try heard(runs: 20) {
+        n += 1
+        let cue = Cue.make(.next, context: CueContext(routineTitle: "brush your teeth \(n)"), feedback: strong)
+        try engine.play(cue, feedback: strong, locale: "en")
+        return nil
+    }
+    progress("heard: espeak-ng command")
+    let espeakHeard = try heard(runs: 20) { try Child("espeak-ng", ["-v", "en", sentence]) }
+    var spdNote = baselines ? "not installed" : "skipped"
+    var spdHeard: [Double] = []
+    if baselines, (try? Child("which", ["spd-say"]).wait()) == 0 {
+        progress("heard: spd-say")
+        let first = try? Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"]).wait(timeout: 10)  // starts the daemon
+        if first == nil { spdNote = "installed, but spd-say did not finish within 10 s" }
+        if first != nil {
+            spdHeard = try heard(runs: 10) { try Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
+            spdNote = spdHeard.isEmpty ? "installed, but no audio reached the sink" : "ok"
+        }
+    }
+    listener.stop()
+    try output.close()
+
+    print("steppie-bench-feedback: \(presses) completion presses + \(presses) announcement presses, "
+          + "PulseAudio null sink \(sink), release build; warm-up \(fmt(warmUpMs)) ms")
+    print("")
+    let header = "metric".padding(toLength: 52, withPad: " ", startingAt: 0) + "  median ms     p99 ms   target"
+    print(header)
+    func row(_ name: String, _ xs: [Double], _ target: String) {
+        print(name.padding(toLength: 52, withPad: " ", startingAt: 0)
+              + "  " + fmt(percentile(xs, 0.5)).leftPad(9) + "  " + fmt(percentile(xs, 0.99)).leftPad(9)
+              + "   " + target + "  (n=\(xs.count))")
+    }
+    row("press → first cue sample written (completed)", cueLat, "≤ 5 p99")
+    row("press → first speech sample written (next)", speechLat, "≤ 15 p99")
+    row("press → completion speech synthesized and queued", queuedLat, "-")
+    row("stream reported latency", latencies, "≤ 25")
+    row("press → first audible on monitor (engine, next)", engineHeard, "-")
+    row("espeak-ng command → first audible on monitor", espeakHeard, "baseline")
+    row("spd-say → first audible on monitor (\(spdNote))", spdHeard, "baseline")
+    print("")
+    let e = percentile(engineHeard, 0.5)
+    let s = percentile(speechLat, 0.5)
+    print("ratio espeak-ng command / engine, heard (median):        \(fmt(percentile(espeakHeard, 0.5) / e))×")
+    print("ratio espeak-ng command heard / engine speech written:   \(fmt(percentile(espeakHeard, 0.5) / s))×")
+    if !spdHeard.isEmpty {
+        print("ratio spd-say / engine, heard (median):                  \(fmt(percentile(spdHeard, 0.5) / e))×")
+    }
+    let ok = percentile(cueLat, 0.99) <= 5 && percentile(speechLat, 0.99) <= 15 && percentile(latencies, 0.5) <= 25
+    print(ok ? "targets: met" : "targets: NOT met")
+} catch {
+    FileHandle.standardError.write(Data("steppie-bench-feedback: \(error)\n".utf8))
+    exit(1)
+}
+
+extension String {
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}
