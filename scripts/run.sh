@@ -9,4 +9,4 @@ swift build -c release --product steppie
 bin=.build/release/steppie
 
 "$bin" init >/dev/null
-exec "$bin" today "$@"
+exec "$bin" child "$@"

@@ -27,6 +27,7 @@ public enum Steppie {
         "child": ChildCommand.run,
         "l10n check": L10nCommands.check,
         "l10n show": L10nCommands.show,
+        "l10n render": L10nRenderCommand.run,
         "l10n format": L10nCommands.format,
     ]
 

@@ -16,14 +16,17 @@ enum ChildCommand {
             try EventLog.open($0, zone: store.timeZone, locale: c.text.locale)
         }
         let locale = child.profile.locale ?? c.text.locale
-        // Status lines go to standard output unless a screen or the JSON events are there.
-        let player = try ChildFeedback.makePlayer(c, locale: locale, quiet: interactive || c.invocation.value("--events") == "-")
-        let runtime = try ChildModeRuntime(store: store, child: child, clock: c.env.clock, player: player, events: events)
         var reported: Set<String> = []
-        runtime.onFault = { fault in
+        let report: (String) -> Void = { fault in
             // One line per kind of fault, not one per press.
             if reported.insert(fault).inserted { c.console.error(c.text("cli.child.fault", ["reason": fault])) }
         }
+        // Status lines go to standard output unless a screen or the JSON events are there.
+        let (player, closeOutput) = try ChildFeedback.makePlayer(c, child: child, locale: locale,
+                                                                 quiet: interactive || c.invocation.value("--events") == "-", report: report)
+        defer { closeOutput() }
+        let runtime = try ChildModeRuntime(store: store, child: child, clock: c.env.clock, player: player, events: events)
+        runtime.onFault = report
         let screen = ChildScreen(text: c.text, locale: locale, color: c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
         let loop = ChildLoop(runtime: runtime, screen: screen, keys: keys, interactive: interactive, context: c,
                              hasPin: (try store.deviceSettings())?.guardianPinHash != nil)

@@ -5,8 +5,16 @@ import SteppieStore
 
 /// Builds what child mode speaks and sounds with, and checks the guardian PIN.
 enum ChildFeedback {
-    static func makePlayer(_ c: Context, locale: String, quiet: Bool) throws -> any CuePlayer {
-        StatusLinePlayer(c: c, locale: locale, printing: !quiet)
+    /// The player for child mode: sound through the chosen output, plus status lines when there
+    /// is no screen. Returns a closer that flushes the output (a WAV file is written then).
+    static func makePlayer(_ c: Context, child: Child, locale: String, quiet: Bool,
+                           report: @escaping (String) -> Void) throws -> (any CuePlayer, () -> Void) {
+        let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"))
+        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
+        do { try engine.warmUp(locales: [locale]) } catch { report(String(describing: error)) }
+        let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, report: report)
+        let player = CombinedCuePlayer([sound, StatusLinePlayer(c: c, locale: locale, printing: !quiet)])
+        return (player, { do { try engine.output.close() } catch { report(String(describing: error)) } })
     }
 
     /// Checks the PIN typed at the guardian gate, held to the same stored backoff as every

@@ -25,8 +25,7 @@ public enum CommandTree {
         CommandSpec("icons", abstract: "cli.icons.abstract", options: [json]),
         CommandSpec("child", abstract: "cli.child.abstract", options: [
             child,
-            .value("--output", "OUTPUT", help: "cli.option.output", choices: ["pulse", "wav", "null"]),
-            .value("--wav", "FILE", help: "cli.option.wav"),
+            output, wavFile,
             .value("--events", "FILE", help: "cli.option.events"),
             .value("--keys-from", "FILE", help: "cli.option.keysFrom"),
         ]),
@@ -35,6 +34,9 @@ public enum CommandTree {
                 .value("--dir", "DIR", help: "cli.option.catalogDir"),
                 .value("--sources", "DIR", help: "cli.option.sources"),
                 json,
+            ]),
+            CommandSpec("render", abstract: "cli.l10n.render.abstract", options: [
+                .value("--out", "DIR", help: "cli.option.renderOut"), json,
             ]),
             CommandSpec("show", abstract: "cli.l10n.show.abstract", options: [json],
                         positionals: [PositionalSpec("KEY", help: "cli.argument.key")]),

@@ -94,7 +94,10 @@ public struct CueContext: Equatable, Sendable {
     public var arguments: [String: String] {
         var a: [String: String] = [:]
         if let routineTitle { a["routineTitle"] = routineTitle }
-        if let minutes { a["minutes"] = String(minutes) }
+        if let minutes {
+            a["minutes"] = String(minutes)
+            a["count"] = String(minutes)   // plural forms are chosen by `count`
+        }
         if let time { a["time"] = time }
         if let completed { a["completed"] = String(completed) }
         if let total { a["total"] = String(total) }

@@ -1,0 +1,65 @@
+import Foundation
+import SteppieCore
+import SteppieFeedback
+
+/// Plays child mode's cues through the feedback engine, shaped by the child's profile, and
+/// prepares the likely next announcement ahead of time.
+final class FeedbackCuePlayer: CuePlayer {
+    private let engine: FeedbackEngine
+    private var feedback: EffectiveFeedback
+    private var locale: String
+    private let report: (String) -> Void
+    private var reported = Set<String>()
+
+    init(engine: FeedbackEngine, child: Child, locale: String, report: @escaping (String) -> Void) {
+        self.engine = engine
+        self.feedback = EffectiveFeedback(profile: child.profile)
+        self.locale = locale
+        self.report = report
+    }
+
+    func update(child: Child) {
+        feedback = EffectiveFeedback(profile: child.profile)
+        if let l = child.profile.locale { locale = l }
+    }
+
+    func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
+        let (event, context) = Self.translate(cue, plan: plan, locale: locale)
+        do {
+            try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
+        } catch {
+            // A voice or sound fault must not stop the routine: report it once, go on.
+            let line = String(describing: error)
+            if reported.insert(line).inserted { report(line) }
+        }
+        // After a completion the next card is usually announced next: synthesize it now.
+        if case .completed = cue, let next = plan.current {
+            let title = next.routine.title.resolve(chosen: locale, system: nil)
+            engine.prepare(Cue.make(.next, context: CueContext(routineTitle: title), feedback: feedback), feedback: feedback, locale: locale)
+        }
+    }
+
+    /// The feedback engine's event and arguments for a child-mode cue.
+    static func translate(_ cue: ChildCue, plan: DayPlan, locale: String) -> (FeedbackEvent, CueContext) {
+        func title(_ id: UUID) -> String? { plan.item(id)?.routine.title.resolve(chosen: locale, system: nil) }
+        let done = plan.completedCount, total = plan.total
+        switch cue {
+        case .announce(let id): return (.announce, CueContext(routineTitle: title(id), completed: done, total: total))
+        case .completed(let id): return (.completed, CueContext(routineTitle: title(id), completed: done, total: total))
+        case .undone(let id): return (.undone, CueContext(routineTitle: title(id), completed: done, total: total))
+        case .next(let id): return (.next, CueContext(routineTitle: title(id), completed: done, total: total))
+        case .allDone: return (.allDone, CueContext(completed: done, total: total))
+        case .reminder(let id, let minutes): return (.reminder, CueContext(routineTitle: title(id), minutes: minutes))
+        case .setStartsAt(let time): return (.setStartsAt, CueContext(time: time.description))
+        case .error: return (.error, CueContext())
+        }
+    }
+}
+
+/// Several players at once (sound and status lines).
+final class CombinedCuePlayer: CuePlayer {
+    private let players: [any CuePlayer]
+    init(_ players: [any CuePlayer]) { self.players = players }
+    func play(_ cue: ChildCue, plan: DayPlan, child: Child) { players.forEach { $0.play(cue, plan: plan, child: child) } }
+    func update(child: Child) { players.forEach { $0.update(child: child) } }
+}
