@@ -33,12 +33,13 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
-    .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore"]),
+    .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieBenchSupport"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
-    .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "CSQLite"]),
+    .target(name: "SteppieBenchSupport"),
+    .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "SteppieBenchSupport", "CSQLite"]),
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),
@@ -49,7 +50,7 @@ let swiftTargets: [Target] = [
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "CZip"]),
-    .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore"]),
+    .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieBenchSupport"]),
     .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
 ]
 

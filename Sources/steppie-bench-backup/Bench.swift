@@ -1,3 +1,4 @@
+import SteppieBenchSupport
 import Foundation
 
 /// Runs the measurements and prints the table.
@@ -38,6 +39,14 @@ enum Bench {
         row("backup create", backup, "sqlite3 .dump + zip -r", baseBackup)
         row("backup restore (validate + replace)", restore, "unzip + sqlite3 < dump", baseRestore)
         row("backup create", backup, "cp of db file + photo folder", copy)
+        BenchRow.publish([
+            BenchRow(area: "backup", figure: "backup create, 1.1 M logs + 60 MiB photos (peak \(Int(backup.peakMiB)) MiB)",
+                     median: String(format: "%.1f s", backup.seconds), baseline: "sqlite3 .dump + zip -r",
+                     baselineMedian: String(format: "%.1f s", baseBackup.seconds), ratio: BenchRow.ratio(backup.seconds, baseBackup.seconds)),
+            BenchRow(area: "backup", figure: "backup restore (peak \(Int(restore.peakMiB)) MiB)",
+                     median: String(format: "%.1f s", restore.seconds), baseline: "unzip + sqlite3 < dump",
+                     baselineMedian: String(format: "%.1f s", baseRestore.seconds), ratio: BenchRow.ratio(restore.seconds, baseRestore.seconds)),
+        ])
     }
 
     static func row(_ name: String, _ ours: Measured, _ baseName: String, _ base: Measured) {

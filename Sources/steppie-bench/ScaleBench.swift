@@ -57,7 +57,7 @@ enum ScaleBench {
                     """, [.text(monthStart.description), .text(monthEnd.description), .text(child.lowercased)]) { $0.text(0) }
             }
         }
-        Report.print(title: "Store at scale (\(rows) logs)", rows: [
+        Report.print(title: "Store at scale (\(rows) logs)", area: "store", rows: [
             ReportRow(name: "open + migrate", samples: open, target: "-", baselineName: "bare sqlite3_open + one query", baseline: openRaw),
             ReportRow(name: "today's state of one child", samples: today, target: "< 1 ms median", baselineName: "the same SQL, rows not decoded", baseline: todayRaw),
             ReportRow(name: "one month of one child's history", samples: month, target: "< 5 ms median", baselineName: "the same SQL, rows not decoded", baseline: monthRaw),
