@@ -38,7 +38,7 @@ let swiftTargets: [Target] = [
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
-    .target(name: "SteppieBenchSupport"),
+    .target(name: "SteppieBenchSupport", dependencies: ["SteppieCore", "SteppieStore"]),
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "SteppieBenchSupport", "CSQLite"]),
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),

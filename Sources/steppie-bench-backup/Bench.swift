@@ -16,8 +16,8 @@ enum Bench {
         let db = dir.appendingPathComponent("src/steppie.db").path
         let assets = dir.appendingPathComponent("src/assets")
         let start = ContinuousClock.now
-        let rows = try Fixture.build(path: db, assets: assets, zone: zone)
-        print("fixture: \(rows) daily logs, \(Fixture.photos) photos of 1 MiB, built in \(ContinuousClock.now - start); db \(mib(db)) MiB")
+        let rows = try TenYearFixture.build(path: db, zone: zone, assets: assets, photos: 60).rows
+        print("fixture: \(rows) daily logs, 60 photos of 1 MiB, built in \(ContinuousClock.now - start); db \(mib(db)) MiB")
 
         let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let archive = dir.appendingPathComponent("steppie-backup.zip").path
