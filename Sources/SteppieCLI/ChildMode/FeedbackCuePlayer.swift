@@ -9,10 +9,14 @@ final class FeedbackCuePlayer: CuePlayer {
     private var feedback: EffectiveFeedback
     private var locale: String
     private let report: (String) -> Void
+    private let recordings: RecordingCache?
     private var reported = Set<String>()
 
-    init(engine: FeedbackEngine, child: Child, locale: String, report: @escaping (String) -> Void) {
+    /// A player on `engine`; with `recordings`, a routine's recorded title replaces the synthesized one.
+    init(engine: FeedbackEngine, child: Child, locale: String, recordings: RecordingCache? = nil,
+         report: @escaping (String) -> Void) {
         self.engine = engine
+        self.recordings = recordings
         self.feedback = EffectiveFeedback(profile: child.profile)
         self.locale = locale
         self.report = report
@@ -25,8 +29,12 @@ final class FeedbackCuePlayer: CuePlayer {
 
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         let (event, context) = Self.translate(cue, plan: plan, locale: locale)
+        var engineCue = Cue.make(event, context: context, feedback: feedback)
+        if let id = Self.routineId(cue), let recording = recordings?.recording(routineId: id, locale: locale) {
+            engineCue.speech?.recording = recording
+        }
         do {
-            try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
+            try engine.play(engineCue, feedback: feedback, locale: locale)
         } catch {
             // A voice or sound fault must not stop the routine: report it once, go on.
             let line = String(describing: error)
@@ -36,6 +44,14 @@ final class FeedbackCuePlayer: CuePlayer {
         if case .completed = cue, let next = plan.current {
             let title = next.routine.title.resolve(chosen: locale, system: nil)
             engine.prepare(Cue.make(.next, context: CueContext(routineTitle: title), feedback: feedback), feedback: feedback, locale: locale)
+        }
+    }
+
+    /// The routine a cue speaks about, nil for cues without a routine title.
+    static func routineId(_ cue: ChildCue) -> UUID? {
+        switch cue {
+        case .announce(let id), .completed(let id), .undone(let id), .next(let id), .reminder(let id, _): id
+        case .allDone, .setStartsAt, .error: nil
         }
     }
 
