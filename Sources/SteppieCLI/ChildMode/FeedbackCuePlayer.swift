@@ -29,6 +29,7 @@ final class FeedbackCuePlayer: CuePlayer {
 
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         let (event, context) = Self.translate(cue, plan: plan, locale: locale)
+        recordings?.refresh(routines: Set(plan.items.map(\.routine.id)))
         var engineCue = Cue.make(event, context: context, feedback: feedback)
         if let id = Self.routineId(cue), let recording = recordings?.recording(routineId: id, locale: locale) {
             engineCue.speech?.recording = recording

@@ -5,9 +5,9 @@ import SteppieStore
 
 /// The guardian's recordings of routine titles, decoded once and kept per routine and language.
 ///
-/// Rows are read at start and again whenever the database changed (`Store.dataVersion`), so a
-/// recording attached while child mode runs is used from the next cue on; files are decoded only
-/// the first time their name is seen.
+/// Rows are read at start and again whenever the plan's routines change (`refresh(routines:)`);
+/// files are decoded only the first time their name is seen. The cue path itself never touches
+/// the database, so a database fault (read-only, busy) cannot change what a press does.
 final class RecordingCache {
     private struct Key: Hashable {
         var routineId: UUID
@@ -16,7 +16,7 @@ final class RecordingCache {
 
     private let store: Store
     private let report: (String) -> Void
-    private var version: Int?
+    private var routines: Set<UUID>?
     private var byRoutine: [Key: String] = [:]
     private var decoded: [String: PrerecordedSpeech] = [:]
 
@@ -24,23 +24,27 @@ final class RecordingCache {
     init(store: Store, report: @escaping (String) -> Void) {
         self.store = store
         self.report = report
-        refresh()
+        load()
     }
 
     /// The recording of a routine in the language of `locale`, if one is attached and readable.
     func recording(routineId: UUID, locale: String) -> PrerecordedSpeech? {
-        refresh()
         let language = LocaleFallback.language(of: LocaleFallback.normalize(locale))
         guard let name = byRoutine[Key(routineId: routineId, language: language)] else { return nil }
         return decoded[name]
     }
 
-    /// Re-reads the rows when the database changed since the last look, decoding new files.
-    func refresh() {
+    /// Re-reads the rows when the plan's routines differ from the last look.
+    func refresh(routines ids: Set<UUID>) {
+        guard ids != routines else { return }
+        let first = routines == nil
+        routines = ids
+        if !first { load() }
+    }
+
+    /// Reads the rows and decodes files not seen before.
+    private func load() {
         do {
-            let now = try store.dataVersion()
-            if now == version { return }
-            version = now
             var rows: [Key: String] = [:]
             for r in try store.recordings() {
                 rows[Key(routineId: r.routineId, language: r.locale)] = r.fileName
