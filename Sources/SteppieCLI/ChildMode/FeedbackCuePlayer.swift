@@ -9,13 +9,17 @@ final class FeedbackCuePlayer: CuePlayer {
     private var feedback: EffectiveFeedback
     private var locale: String
     private let report: (String) -> Void
+    private let recordings: RecordingCache?
     private var reported = Set<String>()
     /// `STEPPIE_STARTUP_PROBE`: a file that receives the monotonic time (ns) at which the first
     /// sample of the first cue was written to the output, for the start-up benchmark.
     private var startupProbe: String?
 
-    init(engine: FeedbackEngine, child: Child, locale: String, startupProbe: String? = nil, report: @escaping (String) -> Void) {
+    /// A player on `engine`; with `recordings`, a routine's recorded title replaces the synthesized one.
+    init(engine: FeedbackEngine, child: Child, locale: String, recordings: RecordingCache? = nil,
+         startupProbe: String? = nil, report: @escaping (String) -> Void) {
         self.engine = engine
+        self.recordings = recordings
         self.startupProbe = startupProbe
         self.feedback = EffectiveFeedback(profile: child.profile)
         self.locale = locale
@@ -29,8 +33,13 @@ final class FeedbackCuePlayer: CuePlayer {
 
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         let (event, context) = Self.translate(cue, plan: plan, locale: locale)
+        recordings?.refresh(routines: Set(plan.items.map(\.routine.id)))
+        var engineCue = Cue.make(event, context: context, feedback: feedback)
+        if let id = Self.routineId(cue), let recording = recordings?.recording(routineId: id, locale: locale) {
+            engineCue.speech?.recording = recording
+        }
         do {
-            let played = try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
+            let played = try engine.play(engineCue, feedback: feedback, locale: locale)
             if let probe = startupProbe, let first = played.program?.firstSample {
                 startupProbe = nil
                 Self.recordFirstSample(first, of: engine.output, to: probe)
@@ -60,6 +69,14 @@ final class FeedbackCuePlayer: CuePlayer {
             }
         }
         thread.start()
+    }
+
+    /// The routine a cue speaks about, nil for cues without a routine title.
+    static func routineId(_ cue: ChildCue) -> UUID? {
+        switch cue {
+        case .announce(let id), .completed(let id), .undone(let id), .next(let id), .reminder(let id, _): id
+        case .allDone, .setStartsAt, .error: nil
+        }
     }
 
     /// The feedback engine's event and arguments for a child-mode cue.

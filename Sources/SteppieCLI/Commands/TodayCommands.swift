@@ -28,12 +28,15 @@ enum TodayCommands {
             })
             return 0
         }
+        var recorded: [UUID: [String]] = [:]
+        for r in try store.recordings() { recorded[r.routineId, default: []].append(r.locale) }
         for set in sets {
             c.console.print((set.isActive ? "● " : "○ ") + c.resolve(set.name) + "  " + set.id.lowercased)
             for r in try store.routines(setId: set.id) {
                 var line = "   \(r.order + 1). \(c.resolve(r.title))  [\(iconLabel(r.icon, c))]  \(r.id.lowercased)"
                 if let t = r.scheduledTime { line += "  ⏰ \(t)" }
                 if !r.isActive { line += "  " + c.text("cli.routines.inactive") }
+                if let locales = recorded[r.id] { line += "  " + c.text("cli.routines.recorded", ["locales": locales.sorted().joined(separator: ", ")]) }
                 c.console.print(line)
             }
         }
