@@ -5,9 +5,8 @@ import SteppieCore
 
 @Suite(.serialized, .enabled(if: PulseEnv.shouldRun, "set PULSE_SERVER (scripts/with-pulse.sh) to run"))
 struct PulseTests {
-    func span(_ s: [Float]) -> Double {
-        Fixture.audibleSpan(s).map { Fixture.seconds($0.count) } ?? 0
-    }
+    /// How long the cue is audible (gaps of silence a starved stream may insert do not count).
+    func span(_ s: [Float]) -> Double { Fixture.audibleDuration(s) }
 
     /// Plays `cue` through the real server and returns (recorded audible span, rendered audible span).
     func playAndRecord(_ event: FeedbackEvent, _ intensity: FeedbackIntensity) throws -> (Double, Double, [Float]) {

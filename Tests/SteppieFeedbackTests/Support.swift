@@ -69,6 +69,21 @@ enum Fixture {
         return first..<(last + 1)
     }
 
+    /// Seconds of audible sound: 5 ms frames whose peak exceeds `threshold`. Unlike the span, it
+    /// does not grow when a loaded machine makes the stream underrun and the sink fills the gap
+    /// with silence; it shrinks when audio is lost.
+    static func audibleDuration(_ s: [Float], threshold: Float = 0.002) -> Double {
+        let frame = SampleFormat.samples(0.005)
+        var frames = 0
+        var i = 0
+        while i < s.count {
+            let end = min(s.count, i + frame)
+            if s[i..<end].contains(where: { abs($0) > threshold }) { frames += 1 }
+            i = end
+        }
+        return Double(frames) * 0.005
+    }
+
     /// Milliseconds from the first audible sample to the first one reaching half the early peak.
     static func onsetRampMs(_ s: [Float]) -> Double? {
         guard let span = audibleSpan(s, threshold: 0.001) else { return nil }
