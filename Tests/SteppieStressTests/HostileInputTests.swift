@@ -152,6 +152,7 @@ final class FuzzTally: @unchecked Sendable {
         #expect(throws: Never.self) { _ = try BackupVerifier().verify(archive: URL(fileURLWithPath: archive), at: now) }
         let tally = FuzzTally()
         let count = max(100, Self.cases / 10)
+        let dir = h.directory
         let finished = finishes(within: 90) {
             var g = HostileValues(seed: stressSeed &+ 3)
             for i in 0..<count {
@@ -161,7 +162,7 @@ final class FuzzTally: @unchecked Sendable {
                 case 1: bytes = g.bytes(g.int(4096))                        // noise
                 default: bytes = g.mutate(real)
                 }
-                let path = h.path("fuzz-\(i % 8).zip")
+                let path = dir.appendingPathComponent("fuzz-\(i % 8).zip").path
                 do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch { tally.problem("cannot write \(path)"); continue }
                 tally.timed {
                     do {
