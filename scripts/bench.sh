@@ -1,7 +1,23 @@
 #!/usr/bin/env bash
-# `make bench`: every benchmark in a release build, printed as tables with their baselines.
+# `make bench`: every benchmark of the project in a release build, against a private PulseAudio
+# server with a null sink, then one table of every figure: median, p99, target, and the baseline
+# measured in the same run with the ratio. Each benchmark also prints its own detailed table.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 swift build -c release
-.build/release/steppie-bench "$@"
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+export STEPPIE_BENCH_ROWS="$rows"
+scripts/with-pulse.sh .build/release/steppie-bench startup
+scripts/with-pulse.sh .build/release/steppie-bench-feedback
+.build/release/steppie-bench scale
+.build/release/steppie-bench-backup
+echo
+echo "## All figures ($(date -u +%Y-%m-%d), $(nproc) cores, release build)"
+echo
+echo "| area | figure | median | p99 | target | baseline (same run) | baseline median | ratio |"
+echo "|---|---|---|---|---|---|---|---|"
+while IFS=$'\t' read -r area figure median p99 target baseline bmedian ratio; do
+    echo "| $area | $figure | $median | $p99 | $target | $baseline | $bmedian | $ratio |"
+done < "$rows"

@@ -1,3 +1,4 @@
+import SteppieBenchSupport
 import Foundation
 
 /// Runs the measurements and prints the table.
@@ -15,8 +16,8 @@ enum Bench {
         let db = dir.appendingPathComponent("src/steppie.db").path
         let assets = dir.appendingPathComponent("src/assets")
         let start = ContinuousClock.now
-        let rows = try Fixture.build(path: db, assets: assets, zone: zone)
-        print("fixture: \(rows) daily logs, \(Fixture.photos) photos of 1 MiB, built in \(ContinuousClock.now - start); db \(mib(db)) MiB")
+        let rows = try TenYearFixture.build(path: db, zone: zone, assets: assets, photos: 60).rows
+        print("fixture: \(rows) daily logs, 60 photos of 1 MiB, built in \(ContinuousClock.now - start); db \(mib(db)) MiB")
 
         let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let archive = dir.appendingPathComponent("steppie-backup.zip").path
@@ -38,6 +39,14 @@ enum Bench {
         row("backup create", backup, "sqlite3 .dump + zip -r", baseBackup)
         row("backup restore (validate + replace)", restore, "unzip + sqlite3 < dump", baseRestore)
         row("backup create", backup, "cp of db file + photo folder", copy)
+        BenchRow.publish([
+            BenchRow(area: "backup", figure: "backup create, 1.1 M logs + 60 MiB photos (peak \(Int(backup.peakMiB)) MiB)",
+                     median: String(format: "%.1f s", backup.seconds), baseline: "sqlite3 .dump + zip -r",
+                     baselineMedian: String(format: "%.1f s", baseBackup.seconds), ratio: BenchRow.ratio(backup.seconds, baseBackup.seconds)),
+            BenchRow(area: "backup", figure: "backup restore (peak \(Int(restore.peakMiB)) MiB)",
+                     median: String(format: "%.1f s", restore.seconds), baseline: "unzip + sqlite3 < dump",
+                     baselineMedian: String(format: "%.1f s", baseRestore.seconds), ratio: BenchRow.ratio(restore.seconds, baseRestore.seconds)),
+        ])
     }
 
     static func row(_ name: String, _ ours: Measured, _ baseName: String, _ base: Measured) {

@@ -1,3 +1,4 @@
+import SteppieBenchSupport
 // steppie-bench-feedback: press → first sample latencies through a real PulseAudio null sink.
 //
 //   scripts/with-pulse.sh swift run -c release steppie-bench-feedback [--presses N]
@@ -141,6 +142,20 @@ do {
     if !spdHeard.isEmpty {
         print("ratio spd-say / engine, heard (median):                  \(fmt(percentile(spdHeard, 0.5) / e))×")
     }
+    let espeakMedian = percentile(espeakHeard, 0.5)
+    BenchRow.publish([
+        BenchRow(area: "feedback", figure: "press → first cue sample written", median: BenchRow.ms(percentile(cueLat, 0.5)),
+                 p99: BenchRow.ms(percentile(cueLat, 0.99)), target: "≤ 5 ms p99"),
+        BenchRow(area: "feedback", figure: "press → first speech sample written", median: BenchRow.ms(s),
+                 p99: BenchRow.ms(percentile(speechLat, 0.99)), target: "≤ 15 ms p99",
+                 baseline: "espeak-ng command → first audible", baselineMedian: BenchRow.ms(espeakMedian), ratio: BenchRow.ratio(s, espeakMedian)),
+        BenchRow(area: "feedback", figure: "stream reported latency", median: BenchRow.ms(percentile(latencies, 0.5)),
+                 p99: BenchRow.ms(percentile(latencies, 0.99)), target: "≤ 25 ms"),
+        BenchRow(area: "feedback", figure: "press → first audible on the sink monitor", median: BenchRow.ms(e),
+                 baseline: spdHeard.isEmpty ? "espeak-ng command" : "spd-say → first audible",
+                 baselineMedian: BenchRow.ms(spdHeard.isEmpty ? espeakMedian : percentile(spdHeard, 0.5)),
+                 ratio: BenchRow.ratio(e, spdHeard.isEmpty ? espeakMedian : percentile(spdHeard, 0.5))),
+    ])
     let ok = percentile(cueLat, 0.99) <= 5 && percentile(speechLat, 0.99) <= 15 && percentile(latencies, 0.5) <= 25
     print(ok ? "targets: met" : "targets: NOT met")
 } catch {

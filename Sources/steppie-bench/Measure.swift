@@ -1,3 +1,4 @@
+import SteppieBenchSupport
 import Foundation
 
 /// Timing samples and their summary.
@@ -32,7 +33,12 @@ struct ReportRow {
 }
 
 enum Report {
-    static func print(title: String, rows: [ReportRow]) {
+    static func print(title: String, area: String, rows: [ReportRow]) {
+        BenchRow.publish(rows.map { r in
+            BenchRow(area: area, figure: r.name, median: BenchRow.ms(r.samples.median), p99: BenchRow.ms(r.samples.p99), target: r.target,
+                     baseline: r.baselineName, baselineMedian: r.baseline.map { BenchRow.ms($0.median) } ?? "-",
+                     ratio: r.baseline.map { BenchRow.ratio(r.samples.median, $0.median) } ?? "-")
+        })
         Swift.print("\n## \(title)\n")
         Swift.print("| figure | median | p99 | target | baseline (same run) | baseline median | ratio |")
         Swift.print("|---|---|---|---|---|---|---|")

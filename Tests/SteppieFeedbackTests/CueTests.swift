@@ -42,7 +42,7 @@ import SteppieCore
 
     @Test func reminderAndSetStartsAtArguments() {
         let r = Cue.make(.reminder, context: CueContext(routineTitle: "Breakfast", minutes: 5), feedback: Fixture.feedback(.normal))
-        #expect(r.speech?.args == ["routineTitle": "Breakfast", "minutes": "5"])
+        #expect(r.speech?.args == ["routineTitle": "Breakfast", "minutes": "5", "count": "5"])   // count picks the plural form
         #expect(r.priority == .notification)
         let s = Cue.make(.setStartsAt, context: CueContext(time: "07:30"), feedback: Fixture.feedback(.quiet))
         #expect(s.speech?.key == "tts.setStartsAt.short" && s.speech?.args == ["time": "07:30"])

@@ -77,7 +77,9 @@ func damagedDataDirectory(in dir: URL, _ damage: (URL) throws -> Void) throws ->
     let data = dir.appendingPathComponent("data")
     let fm = FileManager.default
     try fm.createDirectory(at: data, withIntermediateDirectories: true)
-    try fm.createSymbolicLink(at: data.appendingPathComponent("Localization"), withDestinationURL: Repo.root.appendingPathComponent("Localization"))
+    for linked in ["Localization", "Pronunciation"] where fm.fileExists(atPath: Repo.root.appendingPathComponent(linked).path) {
+        try fm.createSymbolicLink(at: data.appendingPathComponent(linked), withDestinationURL: Repo.root.appendingPathComponent(linked))
+    }
     try fm.copyItem(at: Repo.root.appendingPathComponent("Sounds"), to: data.appendingPathComponent("Sounds"))
     try damage(data.appendingPathComponent("Sounds"))
     return data

@@ -12,7 +12,9 @@ enum ChildFeedback {
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"), resilient: true, report: report)
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
         do { try engine.warmUp(locales: [locale]) } catch { report(String(describing: error)) }
-        let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, report: report)
+        let recordings = RecordingCache(store: try c.store(), report: report)
+        let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings,
+                                      startupProbe: c.env.variables["STEPPIE_STARTUP_PROBE"], report: report)
         let player = CombinedCuePlayer([sound, StatusLinePlayer(c: c, locale: locale, printing: !quiet)])
         return (player, { do { try engine.output.close() } catch { report(String(describing: error)) } })
     }

@@ -9,10 +9,18 @@ final class FeedbackCuePlayer: CuePlayer {
     private var feedback: EffectiveFeedback
     private var locale: String
     private let report: (String) -> Void
+    private let recordings: RecordingCache?
     private var reported = Set<String>()
+    /// `STEPPIE_STARTUP_PROBE`: a file that receives the monotonic time (ns) at which the first
+    /// sample of the first cue was written to the output, for the start-up benchmark.
+    private var startupProbe: String?
 
-    init(engine: FeedbackEngine, child: Child, locale: String, report: @escaping (String) -> Void) {
+    /// A player on `engine`; with `recordings`, a routine's recorded title replaces the synthesized one.
+    init(engine: FeedbackEngine, child: Child, locale: String, recordings: RecordingCache? = nil,
+         startupProbe: String? = nil, report: @escaping (String) -> Void) {
         self.engine = engine
+        self.recordings = recordings
+        self.startupProbe = startupProbe
         self.feedback = EffectiveFeedback(profile: child.profile)
         self.locale = locale
         self.report = report
@@ -25,8 +33,17 @@ final class FeedbackCuePlayer: CuePlayer {
 
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         let (event, context) = Self.translate(cue, plan: plan, locale: locale)
+        recordings?.refresh(routines: Set(plan.items.map(\.routine.id)))
+        var engineCue = Cue.make(event, context: context, feedback: feedback)
+        if let id = Self.routineId(cue), let recording = recordings?.recording(routineId: id, locale: locale) {
+            engineCue.speech?.recording = recording
+        }
         do {
-            try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
+            let played = try engine.play(engineCue, feedback: feedback, locale: locale)
+            if let probe = startupProbe, let first = played.program?.firstSample {
+                startupProbe = nil
+                Self.recordFirstSample(first, of: engine.output, to: probe)
+            }
         } catch {
             // A voice or sound fault must not stop the routine: report it once, go on.
             let line = String(describing: error)
@@ -36,6 +53,29 @@ final class FeedbackCuePlayer: CuePlayer {
         if case .completed = cue, let next = plan.current {
             let title = next.routine.title.resolve(chosen: locale, system: nil)
             engine.prepare(Cue.make(.next, context: CueContext(routineTitle: title), feedback: feedback), feedback: feedback, locale: locale)
+        }
+    }
+
+    /// Waits in the background until `marker` has been written, then writes its time to `path`.
+    static func recordFirstSample(_ marker: SampleMarker, of output: any AudioOutput, to path: String) {
+        let thread = Thread {
+            let deadline = Monotonic.now() + 5_000_000_000
+            while Monotonic.now() < deadline {
+                if let written = output.writeTime(of: marker) {
+                    try? Data("\(written)\n".utf8).write(to: URL(fileURLWithPath: path))
+                    return
+                }
+                usleep(200)
+            }
+        }
+        thread.start()
+    }
+
+    /// The routine a cue speaks about, nil for cues without a routine title.
+    static func routineId(_ cue: ChildCue) -> UUID? {
+        switch cue {
+        case .announce(let id), .completed(let id), .undone(let id), .next(let id), .reminder(let id, _): id
+        case .allDone, .setStartsAt, .error: nil
         }
     }
 

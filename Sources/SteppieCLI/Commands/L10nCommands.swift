@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieFeedback
 import SteppieLocalization
 
 /// `steppie l10n check|show|format`: tools for localization testers.
@@ -13,13 +14,17 @@ enum L10nCommands {
             set = try catalogs(c)
         }
         let used = try c.invocation.value("--sources").map { try usedKeys(in: URL(fileURLWithPath: $0)) }
-        let problems = CatalogChecker.check(set: set, usedKeys: used)
+        var problems = CatalogChecker.check(set: set, usedKeys: used).map(\.description)
+        let lexicons = c.invocation.value("--pronunciation").map { URL(fileURLWithPath: $0) } ?? c.pronunciationDirectory
+        if let lexicons {
+            do { _ = try PronunciationLexicon.loadAll(directory: lexicons) } catch { problems.append(error.description) }
+        }
         if c.json {
-            try c.printJSON(["problems": problems.map(\.description), "keys": set.allKeys.count, "locales": set.locales])
+            try c.printJSON(["problems": problems, "keys": set.allKeys.count, "locales": set.locales])
         } else if problems.isEmpty {
             c.console.print(c.text("cli.l10n.checkClean", ["count": String(set.allKeys.count), "locales": set.locales.joined(separator: ", ")]))
         } else {
-            for p in problems { c.console.print("  " + p.description) }
+            for p in problems { c.console.print("  " + p) }
             c.console.print(c.text("cli.l10n.checkProblems", ["count": String(problems.count)]))
         }
         return problems.isEmpty ? 0 : Steppie.exitFailure

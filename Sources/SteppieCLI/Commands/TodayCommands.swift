@@ -28,12 +28,15 @@ enum TodayCommands {
             })
             return 0
         }
+        var recorded: [UUID: [String]] = [:]
+        for r in try store.recordings() { recorded[r.routineId, default: []].append(r.locale) }
         for set in sets {
             c.console.print((set.isActive ? "● " : "○ ") + c.resolve(set.name) + "  " + set.id.lowercased)
             for r in try store.routines(setId: set.id) {
                 var line = "   \(r.order + 1). \(c.resolve(r.title))  [\(iconLabel(r.icon, c))]  \(r.id.lowercased)"
                 if let t = r.scheduledTime { line += "  ⏰ \(t)" }
                 if !r.isActive { line += "  " + c.text("cli.routines.inactive") }
+                if let locales = recorded[r.id] { line += "  " + c.text("cli.routines.recorded", ["locales": locales.sorted().joined(separator: ", ")]) }
                 c.console.print(line)
             }
         }
@@ -48,35 +51,31 @@ enum TodayCommands {
             }
             routineId = id
         }
-        let store = try c.store()
-        let child = try c.child()
-        let now = c.now
-        let day = LocalDay(now, in: store.timeZone)
-        let log = try store.complete(childId: child.id, routineId: routineId, day: day, at: now)
-        let plan = try store.today(childId: child.id, day: day)
-        let title = plan.items.first { $0.routine.id == log.routineId }.map { c.resolve($0.routine.title) } ?? ""
-        if c.json {
-            try c.printJSON(["log": logJSON(log, c), "progress": ["completed": plan.completedCount, "total": plan.total]])
-        } else {
-            c.console.print(c.text("cli.complete.done", ["routineTitle": title, "completed": String(plan.completedCount),
-                                                         "total": String(plan.total)]))
+        return try saveAndReport(c, doneKey: "cli.complete.done") { store, child, day, now in
+            try store.complete(childId: child.id, routineId: routineId, day: day, at: now)
         }
-        return 0
     }
 
     static func undo(_ c: Context) throws -> Int32 {
+        try saveAndReport(c, doneKey: "cli.undo.done") { store, child, day, now in
+            try store.undo(childId: child.id, day: day, at: now, windowSeconds: child.profile.undoDurationSeconds)
+        }
+    }
+
+    /// Runs one save for the child on today's local date, then reports the routine and the progress.
+    private static func saveAndReport(_ c: Context, doneKey: String,
+                                      _ save: (Store, Child, LocalDay, Date) throws -> DailyLog) throws -> Int32 {
         let store = try c.store()
         let child = try c.child()
         let now = c.now
         let day = LocalDay(now, in: store.timeZone)
-        let log = try store.undo(childId: child.id, day: day, at: now, windowSeconds: child.profile.undoDurationSeconds)
+        let log = try save(store, child, day, now)
         let plan = try store.today(childId: child.id, day: day)
-        let title = plan.items.first { $0.routine.id == log.routineId }.map { c.resolve($0.routine.title) } ?? ""
+        let title = plan.item(log.routineId).map { c.resolve($0.routine.title) } ?? ""
         if c.json {
             try c.printJSON(["log": logJSON(log, c), "progress": ["completed": plan.completedCount, "total": plan.total]])
         } else {
-            c.console.print(c.text("cli.undo.done", ["routineTitle": title, "completed": String(plan.completedCount),
-                                                     "total": String(plan.total)]))
+            c.console.print(c.text(doneKey, ["routineTitle": title, "completed": String(plan.completedCount), "total": String(plan.total)]))
         }
         return 0
     }

@@ -67,6 +67,9 @@ extension CommandTree {
             CommandSpec("deactivate", abstract: "cli.routine.deactivate.abstract", positionals: [routineId]),
             CommandSpec("delete", abstract: "cli.routine.delete.abstract", positionals: [routineId]),
             CommandSpec("restore", abstract: "cli.routine.restore.abstract", positionals: [routineId]),
+            CommandSpec("record", abstract: "cli.routine.record.abstract",
+                        options: [.flag("--remove", help: "cli.option.removeRecording")],
+                        positionals: [routineId, PositionalSpec("FILE", help: "cli.argument.recordingFile", optional: true)]),
         ]),
         CommandSpec("history", abstract: "cli.history.abstract", options: [
             child,
@@ -110,6 +113,7 @@ extension Steppie {
         "routine deactivate": GuardianAccess.changing(RoutineEditCommands.deactivate),
         "routine delete": GuardianAccess.changing(RoutineEditCommands.delete),
         "routine restore": GuardianAccess.changing(RoutineEditCommands.restore),
+        "routine record": GuardianAccess.changing(RecordingCommands.record),
         "history": GuardianAccess.looking(HistoryCommand.run),
         "stats": GuardianAccess.looking(StatsCommand.run),
     ]

@@ -33,6 +33,7 @@ public enum CommandTree {
             CommandSpec("check", abstract: "cli.l10n.check.abstract", options: [
                 .value("--dir", "DIR", help: "cli.option.catalogDir"),
                 .value("--sources", "DIR", help: "cli.option.sources"),
+                .value("--pronunciation", "DIR", help: "cli.option.pronunciation"),
                 json,
             ]),
             CommandSpec("render", abstract: "cli.l10n.render.abstract", options: [

@@ -40,8 +40,21 @@ extension Context {
         } else {
             sounds = try soundLibrary()
         }
-        let engine = FeedbackEngine(output: choice.output, sounds: sounds, render: try speechRenderer(), log: log)
+        let engine = FeedbackEngine(output: choice.output, sounds: sounds, render: try speechRenderer(),
+                                    lexicons: lexicons(log: log), log: log)
         return (engine, choice.note)
+    }
+
+    /// `Pronunciation/` in the data directory, nil when there is no data directory.
+    var pronunciationDirectory: URL? { env.dataDirectory?.appendingPathComponent("Pronunciation") }
+
+    /// The pronunciation lexicons; a broken lexicon is reported and speech goes on without lexicons.
+    func lexicons(log: @Sendable (String) -> Void) -> [String: PronunciationLexicon] {
+        guard let dir = pronunciationDirectory else { return [:] }
+        do { return try PronunciationLexicon.loadAll(directory: dir) } catch {
+            log(String(describing: error))
+            return [:]
+        }
     }
 
     /// `steppie-<what>-YYYYMMDD-HHmmss.wav` in the current folder, local time.

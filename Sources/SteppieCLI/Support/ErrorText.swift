@@ -29,6 +29,7 @@ enum ErrorText {
         case let s as StoreError: line = store(s, t)
         case let g as GuardianError: line = guardian(g, t)
         case let b as BackupError: line = backup(b, t)
+        case let r as RecordingError: line = recording(r, t)
         case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
         case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])

@@ -29,9 +29,13 @@ public struct SpeechPart: Hashable, Sendable {
     public var priority: SpeechPriority
     /// Seconds after the press.
     public var offset: Double
+    /// A recording that speaks one of `args` instead of the synthesizer, nil for all-synthesized speech.
+    public var recording: PrerecordedSpeech?
 
-    public init(key: String, args: [String: String], priority: SpeechPriority, offset: Double) {
+    public init(key: String, args: [String: String], priority: SpeechPriority, offset: Double,
+                recording: PrerecordedSpeech? = nil) {
         self.key = key; self.args = args; self.priority = priority; self.offset = offset
+        self.recording = recording
     }
 }
 

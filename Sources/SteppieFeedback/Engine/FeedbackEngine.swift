@@ -14,7 +14,9 @@ public final class FeedbackEngine: @unchecked Sendable {
     public let output: any AudioOutput
     public let sounds: SoundLibrary
     public let speech: SpeechSynthesizer
-    private let render: SpeechRenderer
+    let render: SpeechRenderer
+    /// Pronunciation lexicons by language (`ko`, `en`), applied to every sentence spoken.
+    let lexicons: [String: PronunciationLexicon]
     private let haptics: [any HapticOutput]
     private let audioHaptics: Bool
     private let log: @Sendable (String) -> Void
@@ -27,10 +29,12 @@ public final class FeedbackEngine: @unchecked Sendable {
     /// An engine on `output` with preloaded `sounds`; `render` supplies the sentences.
     /// - Parameters:
     ///   - haptics: extra haptic outputs (force feedback, event log); the audio pulse is mixed in when `audioHaptics`.
+    ///   - lexicons: pronunciation lexicons by language, see `PronunciationLexicon`.
     public init(output: any AudioOutput, sounds: SoundLibrary, speech: SpeechSynthesizer = .shared,
-                render: @escaping SpeechRenderer, haptics: [any HapticOutput] = [], audioHaptics: Bool = true,
+                render: @escaping SpeechRenderer, lexicons: [String: PronunciationLexicon] = [:],
+                haptics: [any HapticOutput] = [], audioHaptics: Bool = true,
                 log: @escaping @Sendable (String) -> Void = FeedbackLog.standardError) {
-        self.output = output; self.sounds = sounds; self.speech = speech; self.render = render
+        self.output = output; self.sounds = sounds; self.speech = speech; self.render = render; self.lexicons = lexicons
         self.haptics = haptics; self.audioHaptics = audioHaptics; self.log = log
     }
 
@@ -64,8 +68,9 @@ public final class FeedbackEngine: @unchecked Sendable {
         var marker: SampleMarker?
         var text: String?
         if let part = cue.speech {
-            let (samples, spoken) = try speechSamples(part, feedback: feedback, locale: locale)
-            text = spoken
+            let spoken = try speechSamples(part, feedback: feedback, locale: locale)
+            text = spoken.text
+            let samples = spoken.samples
             if !samples.isEmpty {
                 marker = output.mix(samples, into: program, offset: SampleFormat.samples(part.offset))
             }
@@ -75,9 +80,9 @@ public final class FeedbackEngine: @unchecked Sendable {
 
     /// Synthesizes the speech of `cue` ahead of time (the likely next utterance), so `play` finds it cached.
     public func prepare(_ cue: Cue, feedback: EffectiveFeedback, locale: String) {
-        guard let part = cue.speech else { return }
-        let text = SpeechText.sanitize(render(part.key, part.args, locale))
-        speech.prepare(text: text, settings: voice(feedback, locale: locale))
+        guard let part = cue.speech, part.recording == nil else { return }
+        let (text, phonemes) = speakable(render(part.key, part.args, locale), locale: locale)
+        speech.prepare(text: text, settings: voice(feedback, locale: locale), phonemes: phonemes)
     }
 
     /// Renders the whole timeline of `cue` offline (for WAV output, previews and tests).
@@ -85,18 +90,20 @@ public final class FeedbackEngine: @unchecked Sendable {
         let effects = lock.withLock { nonSpeech(cue) }
         var mix = effects
         var speechRange: Range<Int>?
+        var recordingRange: Range<Int>?
         var text: String?
         if let part = cue.speech {
-            let (samples, spoken) = try speechSamples(part, feedback: feedback, locale: locale)
-            text = spoken
-            if !samples.isEmpty {
+            let spoken = try speechSamples(part, feedback: feedback, locale: locale)
+            text = spoken.text
+            if !spoken.samples.isEmpty {
                 let at = SampleFormat.samples(part.offset)
-                SampleFormat.mix(samples, into: &mix, at: at)
-                speechRange = at..<(at + samples.count)
+                SampleFormat.mix(spoken.samples, into: &mix, at: at)
+                speechRange = at..<(at + spoken.samples.count)
+                recordingRange = spoken.recording.map { (at + $0.lowerBound)..<(at + $0.upperBound) }
             }
         }
         return RenderedCue(samples: mix.map(SampleFormat.limit), nonSpeech: effects.isEmpty ? nil : 0..<effects.count,
-                           speech: speechRange, spokenText: text)
+                           speech: speechRange, spokenText: text, recording: recordingRange)
     }
 
     /// The write times of a report's first cue sample and first speech sample, in seconds after the press.
@@ -109,18 +116,6 @@ public final class FeedbackEngine: @unchecked Sendable {
     }
 
     // MARK: - pieces
-
-    /// The speech of `part` as float samples at the profile's volume, and the sentence spoken.
-    func speechSamples(_ part: SpeechPart, feedback: EffectiveFeedback, locale: String) throws -> ([Float], String) {
-        let text = SpeechText.sanitize(render(part.key, part.args, locale))
-        let raw = try speech.samples(text: text, settings: voice(feedback, locale: locale))
-        let gain = Float(feedback.speechVolume) * Self.speechLevel
-        return (SampleFormat.toFloat(raw, gain: gain), text)
-    }
-
-    private func voice(_ feedback: EffectiveFeedback, locale: String) -> VoiceSettings {
-        VoiceSettings(locale: locale, rate: feedback.speechRate, pitch: feedback.pitch, variant: feedback.voiceVariant)
-    }
 
     struct EffectKey: Hashable {
         var sounds: [SoundPlacement]

@@ -7,6 +7,8 @@ public struct RenderedCue: Equatable, Sendable {
     public var speech: Range<Int>?
     /// The sentence that was spoken (after sanitizing), nil without speech.
     public var spokenText: String?
+    /// Sample range of a guardian's recording inside the speech, nil when all speech was synthesized.
+    public var recording: Range<Int>? = nil
 
     public var sampleRate: Int { SampleFormat.rate }
     /// Seconds.

@@ -12,6 +12,10 @@ public struct Resampler: Sendable {
     }
 
     /// Resamples mono `input` from `from` Hz to `to` Hz.
+    ///
+    /// Output sample `n` sits at input position `n·from/to`; its fractional part takes only
+    /// `to/gcd(from, to)` values, so the kernel weights are computed once per phase and reused
+    /// (sounds load at start, on the way to the first press).
     public func process(_ input: [Float]) -> [Float] {
         guard from != to, from > 0, to > 0, !input.isEmpty else { return input }
         let ratio = Double(to) / Double(from)
@@ -19,23 +23,38 @@ public struct Resampler: Sendable {
         let cutoff = min(1.0, ratio) * 0.95
         let outCount = Int((Double(input.count) * ratio).rounded(.down))
         let reach = Double(halfWidth) / cutoff
+        let taps = Int(reach.rounded(.up))
+        var kernels: [Int: [Double]] = [:]
+        let cacheable = to / gcd(from, to) <= 4096
         var output = [Float](repeating: 0, count: outCount)
         for n in 0..<outCount {
-            let center = Double(n) / ratio
-            let lo = max(0, Int((center - reach).rounded(.up)))
-            let hi = min(input.count - 1, Int((center + reach).rounded(.down)))
-            var acc = 0.0
-            if lo <= hi {
-                for k in lo...hi {
-                    let x = Double(k) - center
+            let whole = n * from / to
+            let phaseKey = n * from % to
+            let frac = Double(phaseKey) / Double(to)
+            // Weights for offsets -taps...taps around `whole`, at distance (k - whole) - frac.
+            let weights: [Double]
+            if cacheable, let cached = kernels[phaseKey] {
+                weights = cached
+            } else {
+                weights = (-taps...taps).map { offset in
+                    let x = Double(offset) - frac
+                    guard abs(x) <= reach else { return 0 }
                     let window = 0.5 + 0.5 * cos(Double.pi * x / reach)
-                    acc += Double(input[k]) * cutoff * sinc(x * cutoff) * window
+                    return cutoff * sinc(x * cutoff) * window
                 }
+                if cacheable { kernels[phaseKey] = weights }
+            }
+            var acc = 0.0
+            let lo = max(0, whole - taps), hi = min(input.count - 1, whole + taps)
+            if lo <= hi {
+                for k in lo...hi { acc += Double(input[k]) * weights[k - whole + taps] }
             }
             output[n] = Float(acc)
         }
         return output
     }
+
+    private func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
     private func sinc(_ x: Double) -> Double {
         x == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x)

@@ -3,6 +3,8 @@ struct SpeechCache {
     struct Key: Hashable {
         var text: String
         var settings: VoiceSettings
+        /// Phoneme input was on (lexicon output).
+        var phonemes = false
     }
 
     let capacity: Int

@@ -42,13 +42,16 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     }
 
     /// Synthesizes already-sanitized text at full voice volume; results are cached by text and settings.
-    public func samples(text: String, settings: VoiceSettings) throws -> [Int16] {
-        try queue.sync { try synthesizeCached(text: text, settings: settings) }
+    ///
+    /// `phonemes` turns on espeak-ng's `[[…]]` phoneme input (`espeakPHONEMES`). Only pass it for
+    /// sanitized text whose `[[…]]` segments were inserted by a `PronunciationLexicon`.
+    public func samples(text: String, settings: VoiceSettings, phonemes: Bool = false) throws -> [Int16] {
+        try queue.sync { try synthesizeCached(text: text, settings: settings, phonemes: phonemes) }
     }
 
     /// Synthesizes in the background so a later `samples` call for the same text is a cache hit.
-    public func prepare(text: String, settings: VoiceSettings) {
-        queue.async { [self] in _ = try? synthesizeCached(text: text, settings: settings) }
+    public func prepare(text: String, settings: VoiceSettings, phonemes: Bool = false) {
+        queue.async { [self] in _ = try? synthesizeCached(text: text, settings: settings, phonemes: phonemes) }
     }
 
     /// Drops cached utterances (benchmarks use it to measure cold synthesis).
@@ -58,10 +61,10 @@ public final class SpeechSynthesizer: @unchecked Sendable {
 
     // MARK: - queue-confined
 
-    private func synthesizeCached(text: String, settings: VoiceSettings) throws -> [Int16] {
-        let key = SpeechCache.Key(text: text, settings: settings)
+    private func synthesizeCached(text: String, settings: VoiceSettings, phonemes: Bool) throws -> [Int16] {
+        let key = SpeechCache.Key(text: text, settings: settings, phonemes: phonemes)
         if let hit = cache.get(key) { return hit }
-        let fresh = try synthesize(text: text, settings: settings)
+        let fresh = try synthesize(text: text, settings: settings, phonemes: phonemes)
         cache.put(key, fresh)
         return fresh
     }
@@ -93,7 +96,7 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         currentParams = nil
     }
 
-    private func synthesize(text: String, settings: VoiceSettings) throws -> [Int16] {
+    private func synthesize(text: String, settings: VoiceSettings, phonemes: Bool) throws -> [Int16] {
         try initializeIfNeeded()
         try selectVoice(settings.voice)
         let params = (settings.wordsPerMinute, settings.wordGap, settings.pitch)
@@ -107,8 +110,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         let sink = SampleSink()
         let box = Unmanaged.passRetained(sink)
         defer { box.release() }
-        // Plain UTF-8 text only: never espeakSSML or espeakPHONEMES (user text is text).
-        let flags = UInt32(espeakCHARS_UTF8)
+        // Plain UTF-8 text: never espeakSSML. espeakPHONEMES only for lexicon output, whose text was
+        // sanitized before the lexicon inserted its `[[…]]` segments (user text is text).
+        let flags = UInt32(espeakCHARS_UTF8) | (phonemes ? UInt32(espeakPHONEMES) : 0)
         let result = text.withCString { cText in
             espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, flags, nil, box.toOpaque())
         }

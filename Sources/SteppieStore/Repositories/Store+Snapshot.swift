@@ -23,15 +23,21 @@ extension Store {
     /// Deletes every child, set, routine and log and inserts `snapshot`'s in one transaction
     /// (a savepoint when called inside one). Each row is checked against the contract as it goes
     /// in; any failure rolls the whole replacement back. Device settings are left alone: see
-    /// `replaceDeviceSettings(_:)`.
+    /// `replaceDeviceSettings(_:)`. Recordings (not part of snapshots) stay attached to the
+    /// routines that are still there after the replacement; the others' rows are dropped.
     public func replaceAll(with snapshot: Snapshot) throws {
         try validateGroups(snapshot)
         let stamps = StampFormatter(timeZone: timeZone)
         func stamp(_ d: Date) -> SQLValue { .text(stamps.format(d)) }
         func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
         try write {
-            // History rows first: a trigger forbids removing routines that logs point at.
-            try db.execute("DELETE FROM daily_logs; DELETE FROM routines; DELETE FROM routine_sets; DELETE FROM children;")
+            let recordings = try db.query("SELECT \(Store.recordingColumns) FROM routine_recordings ORDER BY rowid", [], decodeRecording)
+            // History rows first: a trigger forbids removing routines that logs point at; recordings
+            // point at routines too.
+            try db.execute("""
+                DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
+                DELETE FROM routine_sets; DELETE FROM children;
+                """)
             let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(19)))")
             for c in snapshot.children {
                 try validate { try Validator.childName(c.displayName); try Validator.profile(c.profile) }
@@ -66,6 +72,8 @@ extension Store {
                               stamp(l.createdAt), stamp(l.updatedAt)])
                 try log.runToEnd()
             }
+            let restored = Set(snapshot.routines.map(\.id))
+            for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
         }
     }
 

@@ -3,6 +3,7 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         Migration(id: "v1-contract", sql: v1),
+        Migration(id: "v2-routine-recordings", sql: v2RoutineRecordings),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.
@@ -107,5 +108,19 @@ public enum Schema {
     CREATE TRIGGER routines_no_delete_with_history BEFORE DELETE ON routines
     WHEN EXISTS (SELECT 1 FROM daily_logs WHERE routine_id = OLD.id)
     BEGIN SELECT RAISE(ABORT, 'routines with history are soft-deleted, not removed'); END;
+    """
+
+    /// Guardian-recorded prompts: one audio file per routine and locale, kept beside the database
+    /// in `recordings/` (the row holds the file name only).
+    static let v2RoutineRecordings = """
+    CREATE TABLE routine_recordings (
+        routine_id TEXT NOT NULL REFERENCES routines (id),
+        locale TEXT NOT NULL CHECK (length(locale) BETWEEN 2 AND 35),
+        file_name TEXT NOT NULL CHECK (length(file_name) BETWEEN 5 AND 80 AND file_name NOT LIKE '%/%'
+            AND file_name NOT LIKE '.%'),
+        duration_ms INTEGER NOT NULL CHECK (duration_ms BETWEEN 1 AND 30000),
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        UNIQUE (routine_id, locale)
+    ) STRICT;
     """
 }

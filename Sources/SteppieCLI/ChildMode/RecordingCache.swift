@@ -1,0 +1,69 @@
+import Foundation
+import SteppieCore
+import SteppieFeedback
+import SteppieStore
+
+/// The guardian's recordings of routine titles, decoded once and kept per routine and language.
+///
+/// Rows are read at start and again whenever the plan's routines change (`refresh(routines:)`);
+/// files are decoded only the first time their name is seen. The cue path itself never touches
+/// the database, so a database fault (read-only, busy) cannot change what a press does.
+final class RecordingCache {
+    private struct Key: Hashable {
+        var routineId: UUID
+        var language: String
+    }
+
+    private let store: Store
+    private let report: (String) -> Void
+    private var routines: Set<UUID>?
+    private var byRoutine: [Key: String] = [:]
+    private var decoded: [String: PrerecordedSpeech] = [:]
+
+    /// A cache over `store`, loaded now; faults (a missing or damaged file) go to `report`.
+    init(store: Store, report: @escaping (String) -> Void) {
+        self.store = store
+        self.report = report
+        load()
+    }
+
+    /// The recording of a routine in the language of `locale`, if one is attached and readable.
+    func recording(routineId: UUID, locale: String) -> PrerecordedSpeech? {
+        let language = LocaleFallback.language(of: LocaleFallback.normalize(locale))
+        guard let name = byRoutine[Key(routineId: routineId, language: language)] else { return nil }
+        return decoded[name]
+    }
+
+    /// Re-reads the rows when the plan's routines differ from the last look.
+    func refresh(routines ids: Set<UUID>) {
+        guard ids != routines else { return }
+        let first = routines == nil
+        routines = ids
+        if !first { load() }
+    }
+
+    /// Reads the rows and decodes files not seen before.
+    private func load() {
+        do {
+            var rows: [Key: String] = [:]
+            for r in try store.recordings() {
+                rows[Key(routineId: r.routineId, language: r.locale)] = r.fileName
+                if decoded[r.fileName] == nil, let speech = decode(r.fileName) { decoded[r.fileName] = speech }
+            }
+            byRoutine = rows
+        } catch {
+            report(String(describing: error))
+        }
+    }
+
+    private func decode(_ name: String) -> PrerecordedSpeech? {
+        guard let directory = store.recordingsDirectory else { return nil }
+        do {
+            let raw = try SoundFile.read(path: directory.appendingPathComponent(name).path)
+            return PrerecordedSpeech(samples: PrerecordedSpeech.normalized(raw))
+        } catch {
+            report(String(describing: error))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A guardian's recording of a routine title in one locale (a row of `routine_recordings`).
+public struct RoutineRecording: Hashable, Sendable {
+    public var routineId: UUID
+    /// Language tag, `ko` or `en`.
+    public var locale: String
+    /// File name inside the `recordings/` folder beside the database.
+    public var fileName: String
+    public var durationMs: Int
+    public var createdAt: Date
+
+    public init(routineId: UUID, locale: String, fileName: String, durationMs: Int, createdAt: Date) {
+        self.routineId = routineId; self.locale = locale; self.fileName = fileName
+        self.durationMs = durationMs; self.createdAt = createdAt
+    }
+
+    /// The longest recording accepted, in milliseconds.
+    public static let maximumDurationMs = 30_000
+}
