@@ -52,6 +52,9 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "CZip"]),
     .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieBenchSupport"]),
     .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
+    // Proof under stress: kills, concurrent processes, hostile input, audio faults.
+    .testTarget(name: "SteppieStressTests",
+                dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieLocalization", "SteppieFeedback"]),
 ]
 
 // Settings applied to every Swift target in one place.

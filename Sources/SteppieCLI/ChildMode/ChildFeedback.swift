@@ -9,7 +9,7 @@ enum ChildFeedback {
     /// is no screen. Returns a closer that flushes the output (a WAV file is written then).
     static func makePlayer(_ c: Context, child: Child, locale: String, quiet: Bool,
                            report: @escaping (String) -> Void) throws -> (any CuePlayer, () -> Void) {
-        let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"))
+        let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"), resilient: true, report: report)
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
         do { try engine.warmUp(locales: [locale]) } catch { report(String(describing: error)) }
         let recordings = RecordingCache(store: try c.store(), report: report)

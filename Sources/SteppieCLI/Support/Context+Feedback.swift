@@ -12,18 +12,35 @@ extension Context {
 
     /// The sound effects in the data directory's `Sounds/`.
     func soundLibrary() throws -> SoundLibrary {
-        let dir = env.dataDirectory.map { DataDirectory.soundsDirectory(in: $0).path } ?? SoundLibrary.defaultDirectory()
-        return try SoundLibrary(directory: dir)
+        try SoundLibrary(directory: soundsDirectory)
+    }
+
+    private var soundsDirectory: String {
+        env.dataDirectory.map { DataDirectory.soundsDirectory(in: $0).path } ?? SoundLibrary.defaultDirectory()
     }
 
     /// The output asked for with `--output` (default: PulseAudio when a server answers, else a WAV
     /// file), and the engine on it. The note says where sound went when PulseAudio was not there.
-    func feedbackEngine(defaultWav: String) throws -> (FeedbackEngine, String?) {
+    ///
+    /// `resilient` (child mode): a PulseAudio server that is not there yet, or a sound file that
+    /// is missing or unreadable, is a fault reported through `report` instead of an error.
+    func feedbackEngine(defaultWav: String, resilient: Bool = false,
+                        report: (String) -> Void = { _ in }) throws -> (FeedbackEngine, String?) {
         let kind = invocation.value("--output").flatMap(OutputKind.init(rawValue:))
         let wav = invocation.value("--wav") ?? invocation.value("--out") ?? defaultWav
-        let log: @Sendable (String) -> Void = { [console] line in console.error("steppie: " + line) }
-        let choice = try OutputFactory.make(kind: kind, wavPath: wav, log: log)
-        let engine = FeedbackEngine(output: choice.output, sounds: try soundLibrary(), render: try speechRenderer(),
+        let log: @Sendable (String) -> Void = { [console] line in
+            console.error(line.hasPrefix("steppie: ") ? line : "steppie: " + line)
+        }
+        let choice = try OutputFactory.make(kind: kind, wavPath: wav, pulse: .init(startWithoutServer: resilient), log: log)
+        let sounds: SoundLibrary
+        if resilient {
+            let (library, problems) = SoundLibrary.loadingWhatIsThere(directory: soundsDirectory)
+            problems.forEach { report(String(describing: $0)) }
+            sounds = library
+        } else {
+            sounds = try soundLibrary()
+        }
+        let engine = FeedbackEngine(output: choice.output, sounds: sounds, render: try speechRenderer(),
                                     lexicons: lexicons(log: log), log: log)
         return (engine, choice.note)
     }

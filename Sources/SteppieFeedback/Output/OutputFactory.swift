@@ -18,7 +18,9 @@ public enum OutputFactory {
         case .pulse: return Choice(output: try PulseOutput(options: pulse, log: log), note: nil)
         case nil:
             do {
-                return Choice(output: try PulseOutput(options: pulse, log: log), note: nil)
+                var firstTry = pulse
+                firstTry.startWithoutServer = false   // auto falls back to a WAV file instead
+                return Choice(output: try PulseOutput(options: firstTry, log: log), note: nil)
             } catch {
                 return Choice(output: WAVOutput(path: wavPath),
                               note: "no PulseAudio server answered (\(error)); feedback is written to \(wavPath)")

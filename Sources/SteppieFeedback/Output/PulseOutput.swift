@@ -21,9 +21,14 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         public var latencyMs: Int
         /// Seconds between reconnection attempts after the server went away.
         public var retryInterval: Double
+        /// When no server answers at start: false throws, true starts on the fallback and keeps
+        /// trying to connect (child mode must not refuse to start for want of sound).
+        public var startWithoutServer: Bool
 
-        public init(server: String? = nil, sink: String? = nil, latencyMs: Int = 20, retryInterval: Double = 1) {
+        public init(server: String? = nil, sink: String? = nil, latencyMs: Int = 20, retryInterval: Double = 1,
+                    startWithoutServer: Bool = false) {
             self.server = server; self.sink = sink; self.latencyMs = latencyMs; self.retryInterval = retryInterval
+            self.startWithoutServer = startWithoutServer
         }
     }
 
@@ -77,11 +82,24 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         while link == .connecting { pa_threaded_mainloop_wait(ml) }
         let ok = link == .ready
         let reason = lastError
-        if !ok { link = .closed; teardown() }
+        let waiting = !ok && options.startWithoutServer
+        if waiting {
+            // Down from the start: one line now, one more when the server answers.
+            link = .down
+            outage = true
+            teardown()
+        } else if !ok {
+            link = .closed
+            teardown()
+        }
         pa_threaded_mainloop_unlock(ml)
         // On failure deinit stops and frees the mainloop.
-        guard ok else {
+        guard ok || waiting else {
             throw FeedbackError.pulse(call: "pa_context_connect", reason: reason)
+        }
+        if waiting {
+            log("steppie: no PulseAudio server answered (\(reason)); feedback continues on the "
+                + "\(fallback.kind.rawValue) output and connects every \(options.retryInterval) s")
         }
         startRetryTimer()
     }

@@ -19,6 +19,33 @@ public struct SoundLibrary: Sendable {
         buffers = loaded
     }
 
+    /// Loads every effect that can be read from `directory`; a missing or unreadable file stays
+    /// silent and is returned as a problem, so child mode can report it once and go on.
+    public static func loadingWhatIsThere(directory: String) -> (SoundLibrary, [FeedbackError]) {
+        var loaded: [SoundName: [Float]] = [:]
+        var problems: [FeedbackError] = []
+        for name in SoundName.allCases {
+            let path = (directory as NSString).appendingPathComponent("\(name.rawValue).wav")
+            guard FileManager.default.fileExists(atPath: path) else {
+                problems.append(.missingSound(name: name.rawValue, directory: directory))
+                continue
+            }
+            do {
+                loaded[name] = try SoundFile.read(path: path)
+            } catch let error as FeedbackError {
+                problems.append(error)
+            } catch {
+                problems.append(.soundFile(path: path, reason: String(describing: error)))
+            }
+        }
+        return (SoundLibrary(directory: directory, buffers: loaded), problems)
+    }
+
+    private init(directory: String, buffers: [SoundName: [Float]]) {
+        self.directory = directory
+        self.buffers = buffers
+    }
+
     /// An empty library (every effect silent), for tests and speech-only use.
     public init(buffers: [SoundName: [Float]] = [:]) {
         directory = ""
