@@ -46,7 +46,7 @@ struct PulseTests {
         let long = Cue.make(.announce, context: CueContext(routineTitle: String(repeating: "brush your teeth and ", count: 6)),
                             feedback: strong)
         let first = try engine.play(long, feedback: strong, locale: "en")
-        let announceLength = try engine.renderToBuffer(long, feedback: strong, locale: "en").duration
+        let announceLength = span(try engine.renderToBuffer(long, feedback: strong, locale: "en").samples)
         #expect(waitUntil(timeout: 3) { engine.latencies(of: first).speech != nil })
         let reminder = try engine.play(Cue.make(.reminder, context: CueContext(routineTitle: "Eat", minutes: 5), feedback: strong),
                                        feedback: strong, locale: "en")
@@ -54,7 +54,7 @@ struct PulseTests {
         let done = Cue.make(.completed, context: CueContext(routineTitle: "Eat"), feedback: strong)
         let second = try engine.play(done, feedback: strong, locale: "en")
         #expect(second.decision == .interrupt)
-        let doneLength = try engine.renderToBuffer(done, feedback: strong, locale: "en").duration
+        let doneLength = span(try engine.renderToBuffer(done, feedback: strong, locale: "en").samples)
         #expect(waitUntil(timeout: 20) { !output.isBusy })
         #expect(recorder.waitForMore(seconds: 0.3))
         let total = span(recorder.stop())
