@@ -1,4 +1,5 @@
 import Foundation
+import SteppieBenchSupport
 import SteppieBackup
 import SteppieCore
 import SteppieStore
@@ -29,6 +30,18 @@ do {
             .restore(archive: URL(fileURLWithPath: arguments[1]), into: store, assetsDirectory: URL(fileURLWithPath: arguments[3]),
                      at: Date(), confirm: { _ in true })
         print("rows \(report.plan.counts.dailyLogs) vmhwm \(peakMiB())")
+    case "fixture":
+        // Builds the fixture database, photos and archive into a kept directory, to time
+        // `child-restore` on it repeatedly without rebuilding: `fixture <dir>`.
+        let dir = URL(fileURLWithPath: arguments[1])
+        let assets = dir.appendingPathComponent("src/assets")
+        let db = dir.appendingPathComponent("src/steppie.db").path
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        _ = try TenYearFixture.build(path: db, zone: zone, assets: assets, photos: 60)
+        let store = try Store(path: db, timeZone: zone)
+        let report = try BackupCreator(appVersion: "bench", timeZone: zone)
+            .create(store: store, assetsDirectory: assets, destination: dir.appendingPathComponent("steppie-backup.zip"), at: Date())
+        print("rows \(report.counts.dailyLogs) bytes \(report.bytes) archive \(dir.path)/steppie-backup.zip")
     default:
         try Bench.run()
     }

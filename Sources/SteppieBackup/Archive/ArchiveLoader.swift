@@ -61,13 +61,10 @@ struct ArchiveLoader {
         let matches = manifest.sourcePlatform == .android ? actual == expected.lowercased() : actual == expected
         guard matches else { throw BackupError.checksumMismatch(expected: expected, actual: actual) }
         let dataBytes = UInt64(data.count)
-        let root: JSONValue
-        do { root = try JSONParser.parse(data) } catch {
-            throw BackupError.dataInvalid(path: "data.json", reason: "\(error.reason) at byte \(error.offset)")
-        }
-        data = []
         let childId = UUID()
-        let decoded = try DataFileReader(defaultChildId: childId).decode(root)
+        // Parsed and decoded in one pass, the logs streamed straight into entities (no tree).
+        let decoded = try DataFileReader(defaultChildId: childId).decode(bytes: data)
+        data = []
         step("data.json")
 
         var assets: [String: UInt64] = [:]

@@ -20,7 +20,31 @@ struct DataFileReader {
     /// The child that sets without a `childId` are given (backups from the iOS and Android apps).
     let defaultChildId: UUID
 
+    /// Decodes a whole parsed tree (the reference path; `decode(bytes:)` gives the same result).
     func decode(_ root: JSONValue) throws -> DecodedData {
+        try decode(root, streamedLogs: nil)
+    }
+
+    /// Parses data.json and decodes it in one pass: each daily log becomes a `DailyLog` as soon
+    /// as it is parsed, so the logs never exist as a JSON tree. The result, and the first error
+    /// (JSON syntax first, then fields in the order `decode(_:)` checks them), are the same.
+    func decode(bytes: [UInt8]) throws -> DecodedData {
+        let logs = StreamedLogs(capacity: bytes.count / 256)
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes, streaming: "dailyLogs") { value, n in
+                // After the first bad log the rest are only syntax-checked; the error is thrown
+                // where `decode(_:)` would decode the logs.
+                guard logs.error == nil else { return }
+                do { logs.items.append(try log(value, path: "dailyLogs[\(n)]")) } catch { logs.error = error }
+            }
+        } catch {
+            throw BackupError.dataInvalid(path: "data.json", reason: "\(error.reason) at byte \(error.offset)")
+        }
+        return try decode(root, streamedLogs: logs)
+    }
+
+    private func decode(_ root: JSONValue, streamedLogs: StreamedLogs?) throws -> DecodedData {
         let o = try JSONObject(root, path: "data")
         let version = try o.int("schemaVersion")
         guard BackupManifest.supportedSchemaVersions.contains(version) else { throw BackupError.unsupportedSchemaVersion(version) }
@@ -37,7 +61,16 @@ struct DataFileReader {
             setHasChild.append(child != nil)
         }
         let routines = try o.array("routines").enumerated().map { n, v in try routine(v, path: "routines[\(n)]") }
-        let logs = try o.array("dailyLogs").enumerated().map { n, v in try log(v, path: "dailyLogs[\(n)]") }
+        let logs: [DailyLog]
+        if let streamedLogs {
+            // A streamed array left an empty one in the tree; anything else is refused here as before.
+            _ = try o.array("dailyLogs")
+            if let error = streamedLogs.error { throw error }
+            logs = streamedLogs.items
+            streamedLogs.items = []
+        } else {
+            logs = try o.array("dailyLogs").enumerated().map { n, v in try log(v, path: "dailyLogs[\(n)]") }
+        }
         var children: [Child]?
         if o.has("children") {
             children = try o.array("children").enumerated().map { n, v in try child(v, path: "children[\(n)]") }
@@ -110,4 +143,13 @@ struct DataFileReader {
         p.locale = try o.optionalString("locale")
         return p
     }
+}
+
+/// The daily logs decoded while data.json streams by, and the first one that failed.
+private final class StreamedLogs {
+    var items: [DailyLog] = []
+    var error: (any Error)?
+
+    /// `capacity` is a guess from the document size; the array grows past it if needed.
+    init(capacity: Int) { items.reserveCapacity(capacity) }
 }

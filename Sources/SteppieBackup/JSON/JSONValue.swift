@@ -11,10 +11,19 @@ enum JSONValue: Equatable, Sendable {
 }
 
 /// A small recursive-descent JSON parser over bytes (RFC 8259), with a depth limit.
+///
+/// It can also stream one array of the top-level object: each element is handed to a closure
+/// as soon as it is parsed and the tree keeps an empty array in its place, so a document whose
+/// bulk is one long array never exists as a whole tree.
 struct JSONParser {
+    /// Receives each element of the streamed array with its index, in document order.
+    typealias ElementHandler = (JSONValue, Int) -> Void
+
     private let bytes: [UInt8]
     private var i = 0
     private let maxDepth = 64
+    /// The top-level key whose array value is streamed, and where its elements go.
+    private var streamed: (key: String, handle: ElementHandler)?
 
     /// Parses one JSON document; trailing non-space bytes are an error.
     static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
@@ -26,7 +35,41 @@ struct JSONParser {
         return v
     }
 
+    /// Parses one JSON document like `parse(_:)`, except that when the top-level object's `key`
+    /// holds an array, its elements go to `handle` one by one and the returned tree holds an
+    /// empty array there. Syntax, depth and duplicate-key checks are the same as `parse(_:)`'s.
+    static func parse(_ bytes: [UInt8], streaming key: String,
+                      into handle: @escaping ElementHandler) throws(JSONParseError) -> JSONValue {
+        var p = JSONParser(bytes: bytes)
+        p.streamed = (key, handle)
+        p.skipSpace()
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == bytes.count else { throw p.fail("unexpected data after the end of the document") }
+        return v
+    }
+
     private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The elements of the streamed array (the cursor is on its `[`), each handed over and
+    /// dropped; nesting depths are counted exactly as for an array kept in the tree.
+    private mutating func streamArray(depth: Int, to handle: ElementHandler) throws(JSONParseError) -> JSONValue {
+        guard depth < maxDepth else { throw fail("nested too deeply") }
+        i += 1
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array([]) }
+        var n = 0
+        while true {
+            skipSpace()
+            handle(try value(depth: depth + 1), n)
+            n += 1
+            skipSpace()
+            guard i < bytes.count else { throw fail("unexpected end of data") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            try expect(UInt8(ascii: "]"))
+            return .array([])
+        }
+    }
 
     private func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
 
@@ -50,7 +93,13 @@ struct JSONParser {
                 skipSpace()
                 try expect(UInt8(ascii: ":"))
                 skipSpace()
-                guard object.updateValue(try value(depth: depth + 1), forKey: key) == nil else { throw fail("duplicate key \(key)") }
+                let member: JSONValue
+                if depth == 0, let streamed, streamed.key == key, i < bytes.count, bytes[i] == UInt8(ascii: "[") {
+                    member = try streamArray(depth: depth + 1, to: streamed.handle)
+                } else {
+                    member = try value(depth: depth + 1)
+                }
+                guard object.updateValue(member, forKey: key) == nil else { throw fail("duplicate key \(key)") }
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end of data") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
