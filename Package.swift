@@ -38,6 +38,8 @@ let swiftTargets: [Target] = [
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
+    // Real child processes and a private PulseAudio server, for the tests and benchmarks.
+    .target(name: "SteppieTestSupport"),
     .target(name: "SteppieBenchSupport", dependencies: ["SteppieCore", "SteppieStore"]),
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "SteppieBenchSupport", "CSQLite"]),
 
@@ -45,7 +47,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
-    .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore"]),
+    .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieTestSupport"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
@@ -54,7 +56,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
     // Proof under stress: kills, concurrent processes, hostile input, audio faults.
     .testTarget(name: "SteppieStressTests",
-                dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieLocalization", "SteppieFeedback"]),
+                dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieLocalization", "SteppieFeedback", "SteppieTestSupport"]),
 ]
 
 // Settings applied to every Swift target in one place.

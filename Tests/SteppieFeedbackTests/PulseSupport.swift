@@ -1,4 +1,5 @@
 import Foundation
+import SteppieTestSupport
 import Testing
 @testable import SteppieFeedback
 
@@ -21,24 +22,16 @@ final class LogLines: @unchecked Sendable {
 }
 
 /// Polls `condition` until it holds or `timeout` passes (tests never sleep on luck: they wait for a fact).
-func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
 
 /// Records a sink monitor with `parec` into a raw 16-bit file.
 final class MonitorRecorder {
     let path = NSTemporaryDirectory() + "steppie-rec-\(UUID().uuidString).raw"
-    private let process: Spawned
+    private let process: SpawnedProcess
 
     init(server: String?, device: String) throws {
         var args = ["--latency-msec=10", "--format=s16le", "--rate=22050", "--channels=1", "-d", device]
         if let server { args += ["-s", server] }
-        process = try Spawned("/usr/bin/parec", args, stdoutPath: path)
+        process = try SpawnedProcess("/usr/bin/parec", args, stdoutPath: path)
         // Data flowing (the playback stream writes silence while idle) means the recorder is attached.
         guard waitUntil(timeout: 5, { bytes > 4410 }) else { throw FeedbackError.pulse(call: "parec", reason: "no data") }
     }
@@ -62,48 +55,3 @@ final class MonitorRecorder {
     }
 }
 
-/// A private PulseAudio server the test starts and kills itself (by PID), like scripts/with-pulse.sh.
-final class PrivatePulseServer {
-    let base = NSTemporaryDirectory() + "steppie-pa-\(UUID().uuidString.prefix(8))"
-    var address: String { "unix:\(base)/native" }
-    private var process: Spawned?
-
-    init() throws {
-        for d in ["xdg", "run", "state"] {
-            try FileManager.default.createDirectory(atPath: "\(base)/\(d)", withIntermediateDirectories: true)
-        }
-    }
-
-    func start() throws {
-        var env = ProcessInfo.processInfo.environment
-        env["HOME"] = base
-        env["XDG_RUNTIME_DIR"] = "\(base)/xdg"
-        env["PULSE_RUNTIME_PATH"] = "\(base)/run"
-        env["PULSE_STATE_PATH"] = "\(base)/state"
-        env["PULSE_SERVER"] = nil
-        process = try Spawned("/usr/bin/pulseaudio", [
-            "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
-            "--log-target=file:\(base)/pa.log",
-            "--load=module-native-protocol-unix socket=\(base)/native auth-anonymous=1",
-            "--load=module-null-sink sink_name=steppie_test rate=22050 channels=1",
-            "--load=module-always-sink"], environment: env)
-        guard waitUntil(timeout: 10, { answers() }) else {
-            throw FeedbackError.pulse(call: "pulseaudio", reason: "private server did not answer")
-        }
-    }
-
-    func answers() -> Bool {
-        Spawned.run("/usr/bin/pactl", ["-s", address, "info"]) == 0
-    }
-
-    /// Kills the server abruptly (SIGKILL to its PID), like a crash.
-    func kill() {
-        process?.stop(SIGKILL)
-        process = nil
-    }
-
-    deinit {
-        kill()
-        try? FileManager.default.removeItem(atPath: base)
-    }
-}

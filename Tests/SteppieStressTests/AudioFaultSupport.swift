@@ -1,53 +1,6 @@
 import Foundation
+import SteppieTestSupport
 import SteppieFeedback
-
-/// A private PulseAudio server at a fixed socket, which a test starts, kills and starts again.
-final class RestartablePulseServer {
-    let base: String
-    var address: String { "unix:\(base)/native" }
-    private var process: SpawnedProcess?
-
-    init() throws {
-        base = NSTemporaryDirectory() + "steppie-pa-\(UUID().uuidString.prefix(8))"
-        for d in ["xdg", "run", "state"] {
-            try FileManager.default.createDirectory(atPath: "\(base)/\(d)", withIntermediateDirectories: true)
-        }
-    }
-
-    var environment: [String: String] {
-        StressHarness.environment(["HOME": base, "XDG_RUNTIME_DIR": "\(base)/xdg", "PULSE_RUNTIME_PATH": "\(base)/run",
-                                   "PULSE_STATE_PATH": "\(base)/state", "PULSE_SERVER": ""])
-    }
-
-    func start() throws {
-        try? FileManager.default.removeItem(atPath: "\(base)/native")   // a killed server leaves its socket
-        process = try SpawnedProcess("/usr/bin/pulseaudio", [
-            "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
-            "--log-target=file:\(base)/pa.log",
-            "--load=module-native-protocol-unix socket=\(base)/native auth-anonymous=1",
-            "--load=module-null-sink sink_name=steppie_test rate=22050 channels=1",
-            "--load=module-always-sink"], environment: environment)
-        guard waitUntil(timeout: 15, { answers() }) else {
-            throw FeedbackError.pulse(call: "pulseaudio", reason: "private server did not answer")
-        }
-    }
-
-    func answers() -> Bool {
-        guard let p = try? SpawnedProcess("/usr/bin/pactl", ["-s", address, "info"], environment: environment) else { return false }
-        return p.wait(timeout: 5) == 0
-    }
-
-    /// Kills the server abruptly (SIGKILL to its PID), like a crash.
-    func kill() {
-        process?.stop(SIGKILL)
-        process = nil
-    }
-
-    deinit {
-        kill()
-        try? FileManager.default.removeItem(atPath: base)
-    }
-}
 
 /// Records a sink monitor of `server` with parec into a raw 16-bit mono file.
 final class SinkRecorder {

@@ -1,4 +1,5 @@
 import Foundation
+import SteppieTestSupport
 import Testing
 import SteppieFeedback
 
@@ -47,7 +48,7 @@ import SteppieFeedback
 
     @Test func noServerAtStartThenTheServerComes() throws {
         let h = try harness()
-        let server = try RestartablePulseServer()   // not started yet: its socket does not exist
+        let server = try PrivatePulseServer()   // not started yet: its socket does not exist
         let child = try Child(h, output: ["--output", "pulse"], variables: ["PULSE_SERVER": server.address, "PULSE_SINK": "steppie_test"])
         try #require(waitUntil(timeout: 15) { !EventsFile(path: child.events).isEmpty }, "child mode did not start: \(child.stderr)")
         for _ in 0..<3 { #expect(child.complete(), "a press was not completed without sound: \(child.stderr)") }
@@ -61,7 +62,7 @@ import SteppieFeedback
 
     @Test func serverKilledInTheMiddleAndBackAgain() throws {
         let h = try harness()
-        let server = try RestartablePulseServer()
+        let server = try PrivatePulseServer()
         try server.start()
         let child = try Child(h, output: ["--output", "pulse"], variables: ["PULSE_SERVER": server.address, "PULSE_SINK": "steppie_test"])
         try #require(waitUntil(timeout: 15) { !EventsFile(path: child.events).isEmpty }, "child mode did not start: \(child.stderr)")
