@@ -37,11 +37,24 @@ enum SetCommands {
         case (.some, false): throw UsageError.conflictingOptions("--template", names["ko"] != nil ? "--name-ko" : "--name-en")
         default: break
         }
+        let start = try inv.value("--start").map { try Validator.parseTime($0, field: "startTime") }
         let child = try c.child()
         let set = try c.store().createSet(childId: child.id, name: names.isEmpty ? nil : LocalizedText(names),
-                                          template: template, activate: inv.flag("--activate"), at: c.now)
+                                          template: template, activate: inv.flag("--activate"), startTime: start, at: c.now)
         c.console.print(c.text(set.isActive ? "cli.set.createdActive" : "cli.set.created",
                                ["name": c.resolve(set.name), "id": set.id.lowercased, "child": child.displayName]))
+        return 0
+    }
+
+    /// Sets or clears a set's daily start time (`HH:mm` or `none`).
+    static func startTime(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let id = try Ids.parse(c.invocation.argument("SET-ID"), argument: "SET-ID")
+        let text = c.invocation.argument("TIME") ?? ""
+        let time = text == "none" ? nil : try Validator.parseTime(text, field: "startTime")
+        try store.setStartTime(id, time, at: c.now)
+        c.console.print(c.text(time == nil ? "cli.set.startCleared" : "cli.set.startSet",
+                               ["name": c.resolve(try store.set(id: id).name), "time": time?.description ?? ""]))
         return 0
     }
 

@@ -187,3 +187,15 @@ extension Store {
                        updatedAt: Timestamp.parse(r.text(o + 10)), deletedAt: r.optionalText(o + 11).flatMap(Timestamp.parse))
     }
 }
+
+extension Store {
+    /// Sets (or clears) the daily start time of a set; before it, child mode waits and says when it starts.
+    public func setStartTime(_ setId: UUID, _ time: LocalTime?, at now: Date) throws {
+        try write {
+            let set = try set(id: setId)
+            guard set.deletedAt == nil else { throw StoreError.setNotFound(setId.lowercased) }
+            try db.run("UPDATE routine_sets SET start_time = ?, updated_at = ? WHERE id = ?",
+                       [.optionalText(time?.description), stamp(now), .text(setId.lowercased)])
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import SteppieStore
+@testable import SteppieCLI
+
+@Suite struct SetStartTimeTests {
+    @Test func aSetThatHasNotStartedWaitsAndSaysWhenItStarts() throws {
+        let h = CLIHarness(now: "2026-03-02T07:00:00+09:00")
+        #expect(h.run(["init", "--child", "Mina"]).status == 0)
+        let sets = try #require(try JSONSerialization.jsonObject(with: Data(h.run(["routines", "--json"]).out.utf8)) as? [[String: Any]])
+        let id = try #require(sets.first?["id"] as? String)
+        let before = try Store(path: h.db, timeZone: h.zone).dump()
+        let bad = h.run(["set", "start-time", id, "25:00"])
+        #expect(bad.status == 1 && bad.err.contains("startTime cannot be 25:00"))
+        #expect(try Store(path: h.db, timeZone: h.zone).dump() == before)
+        #expect(h.run(["set", "start-time", id, "08:00"]).out == "\"Morning routine\" starts each day at 08:00.\n")
+
+        let keys = h.directory.appendingPathComponent("keys.txt")
+        try "done\nquit\n".write(to: keys, atomically: true, encoding: .utf8)
+        let waiting = h.run(["child", "--output", "null", "--keys-from", keys.path])
+        #expect(waiting.out == "Starts at 08:00\n")     // the press before the start does nothing
+        h.clock.advance(by: 3600)
+        let started = h.run(["child", "--output", "null", "--keys-from", keys.path])
+        #expect(started.out == "Now: Wake up\nWake up done. Great job!\n")
+        #expect(h.run(["set", "start-time", id, "none"]).status == 0)
+    }
+}
