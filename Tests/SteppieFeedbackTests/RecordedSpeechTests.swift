@@ -38,7 +38,8 @@ import SteppieCore
         #expect(Self.toneShare(recorded.samples[speech.lowerBound..<range.lowerBound], hz: 880) < 0.05)
         // The synthesized "Brush teeth" is gone: the length changed by the tone minus the title.
         let titleAlone = Fixture.seconds(try SpeechSynthesizer.shared.samples(text: "Brush teeth", settings: VoiceSettings(locale: "en", rate: 1)).count)
-        #expect(recorded.duration > synthesized.duration + 1.5 - titleAlone - 0.3)
+        // espeak-ng pads a sentence split at the title a little differently (a few hundred ms at most).
+        #expect(recorded.duration > synthesized.duration + 1.5 - titleAlone - 0.5)
         #expect(recorded.duration < synthesized.duration + 1.5 + 0.6)
         #expect(recorded.spokenText == synthesized.spokenText)
         #expect(Self.toneShare(synthesized.samples[...], hz: 880) < 0.05)
