@@ -25,3 +25,19 @@ import SteppieStore
         #expect(h.run(["set", "start-time", id, "none"]).status == 0)
     }
 }
+
+@Suite struct HistoryJSONTests {
+    @Test func historyForScriptsNamesTheDayAndTheCompletions() throws {
+        let h = CLIHarness(now: "2026-03-02T07:00:00+09:00")
+        #expect(h.run(["init", "--child", "Mina"]).status == 0)
+        #expect(h.run(["complete"]).status == 0)
+        let day = try #require(try JSONSerialization.jsonObject(with: Data(h.run(["history", "--json"]).out.utf8)) as? [String: Any])
+        #expect(day["date"] as? String == "2026-03-02")
+        let done = try #require(day["completed"] as? [[String: Any]])
+        #expect(done.count == 1 && done.first?["completedAt"] as? String == "2026-03-02T07:00:00.000+09:00")
+        let month = try #require(try JSONSerialization.jsonObject(with: Data(h.run(["history", "--month", "2026-03", "--json"]).out.utf8)) as? [String: Any])
+        let days = try #require(month["days"] as? [[String: Any]])
+        #expect(days.count == 31)
+        #expect(days.first?["completed"] as? Int == 0 && days[1]["completed"] as? Int == 1 && days[1]["total"] as? Int == 6)
+    }
+}

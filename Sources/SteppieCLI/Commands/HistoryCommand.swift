@@ -14,12 +14,26 @@ enum HistoryCommand {
                 throw ContractViolation(field: "month", value: Validator.printable(raw), allowed: "a month YYYY-MM")
             }
             let calendar = try store.monthCalendar(childId: child.id, month: month, reference: c.today)
+            if c.json {
+                try c.printJSON(["child": child.displayName, "month": raw, "days": calendar.days.map { d -> [String: Any] in
+                    ["date": d.day.description, "completed": d.completed, "total": d.total,
+                     "state": d.outcome.map { "\($0)" } ?? NSNull()]
+                }])
+                return 0
+            }
             let color = c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true
             c.console.write(MonthHeatmap(calendar: calendar, text: c.text, color: color).render(child: child.displayName))
             return 0
         }
         let day = try inv.value("--date").map { try Validator.parseDay($0, field: "date") } ?? c.today
         let done = try store.history(childId: child.id, from: day, through: day).filter { $0.log?.status == .completed }
+        if c.json {
+            try c.printJSON(["child": child.displayName, "date": day.description, "completed": done.map { item -> [String: Any] in
+                ["routineId": item.routine.id.lowercased, "title": item.routine.title.values, "deleted": item.routine.deletedAt != nil,
+                 "completedAt": item.log?.completedAt.map { Timestamp.format($0, in: c.env.timeZone) } ?? NSNull()]
+            }])
+            return 0
+        }
         c.console.print(c.text("cli.history.header", ["child": child.displayName, "date": day.description]))
         if done.isEmpty {
             c.console.print("  " + c.text("cli.history.nothing"))

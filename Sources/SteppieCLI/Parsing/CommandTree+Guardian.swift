@@ -79,6 +79,7 @@ extension CommandTree {
             child,
             .value("--date", "YYYY-MM-DD", help: "cli.option.date"),
             .value("--month", "YYYY-MM", help: "cli.option.month"),
+            json,
         ]),
         CommandSpec("stats", abstract: "cli.stats.abstract", options: [child, json]),
     ]
