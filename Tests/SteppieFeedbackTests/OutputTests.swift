@@ -42,7 +42,7 @@ import Testing
         let choice = try OutputFactory.make(kind: nil, wavPath: "/tmp/steppie-x.wav",
                                             pulse: .init(server: "unix:/nonexistent/native"), log: { _ in })
         #expect(choice.output.kind == .wav)
-        #expect(choice.note?.contains("/tmp/steppie-x.wav") == true)
+        #expect(choice.note?.description.contains("/tmp/steppie-x.wav") == true)
         #expect(try OutputFactory.make(kind: .null, wavPath: "x.wav").output.kind == .null)
         #expect(throws: FeedbackError.self) {
             try OutputFactory.make(kind: .pulse, wavPath: "x.wav", pulse: .init(server: "unix:/nonexistent/native"))

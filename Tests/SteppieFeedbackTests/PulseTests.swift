@@ -70,7 +70,7 @@ struct PulseTests {
         let log = LogLines()
         let fallback = NullOutput()
         let output = try PulseOutput(options: .init(server: server.address, sink: "steppie_test", retryInterval: 0.2),
-                                     fallback: fallback, log: { log.append($0) })
+                                     fallback: fallback, log: { log.append($0.description) })
         defer { try? output.close() }
         let engine = Fixture.engine(output)
         let strong = Fixture.feedback(.strong)

@@ -55,7 +55,7 @@ enum Fixture {
         return EffectiveFeedback(profile: p)
     }
 
-    static func engine(_ output: any AudioOutput = NullOutput(), log: @escaping @Sendable (String) -> Void = { _ in })
+    static func engine(_ output: any AudioOutput = NullOutput(), log: @escaping @Sendable (FeedbackNotice) -> Void = { _ in })
         -> FeedbackEngine {
         FeedbackEngine(output: output, sounds: sounds, render: render, log: log)
     }

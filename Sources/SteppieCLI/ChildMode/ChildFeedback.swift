@@ -10,7 +10,7 @@ enum ChildFeedback {
     static func makePlayer(_ c: Context, child: Child, locale: String, quiet: Bool,
                            report: @escaping (String) -> Void) throws -> (any CuePlayer, () -> Void) {
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"), resilient: true, report: report)
-        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
+        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         do { try engine.warmUp(locales: [locale]) } catch { report(String(describing: error)) }
         let recordings = RecordingCache(store: try c.store(), report: report)
         let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings,

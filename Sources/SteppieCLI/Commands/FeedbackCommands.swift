@@ -17,7 +17,7 @@ enum FeedbackCommands {
             return 0
         }
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("say"))
-        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
+        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let program = engine.output.startProgram([], interrupt: true)
         _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
         try engine.output.drain()
@@ -42,7 +42,7 @@ enum FeedbackCommands {
             return 0
         }
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("preview"))
-        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
+        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let report = try engine.play(cue, feedback: feedback, locale: locale)
         if let spoken = report.spokenText { c.console.print("  “\(spoken)”") }
         try engine.output.drain()
@@ -90,13 +90,13 @@ enum FeedbackCommands {
         let locale = child.profile.locale ?? c.text.locale
         let outDir = c.invocation.value("--out-dir")
         let engine: FeedbackEngine
-        var note: String?
+        var note: FeedbackNotice?
         if outDir != nil {
             engine = FeedbackEngine(output: NullOutput(), sounds: try c.soundLibrary(), render: try c.speechRenderer())
         } else {
             (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("tune"))
         }
-        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": note])) }
+        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         for intensity in FeedbackIntensity.allCases.sorted(by: >) {
             var p = child.profile
             p.intensity = intensity

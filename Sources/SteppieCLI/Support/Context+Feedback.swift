@@ -25,11 +25,12 @@ extension Context {
     /// `resilient` (child mode): a PulseAudio server that is not there yet, or a sound file that
     /// is missing or unreadable, is a fault reported through `report` instead of an error.
     func feedbackEngine(defaultWav: String, resilient: Bool = false,
-                        report: (String) -> Void = { _ in }) throws -> (FeedbackEngine, String?) {
+                        report: (String) -> Void = { _ in }) throws -> (FeedbackEngine, FeedbackNotice?) {
         let kind = invocation.value("--output").flatMap(OutputKind.init(rawValue:))
         let wav = invocation.value("--wav") ?? invocation.value("--out") ?? defaultWav
-        let log: @Sendable (String) -> Void = { [console] line in
-            console.error(line.hasPrefix("steppie: ") ? line : "steppie: " + line)
+        let text = self.text
+        let log: @Sendable (FeedbackNotice) -> Void = { [console] notice in
+            console.error("steppie: " + ErrorText.notice(notice, text))
         }
         let choice = try OutputFactory.make(kind: kind, wavPath: wav, pulse: .init(startWithoutServer: resilient), log: log)
         let sounds: SoundLibrary
@@ -41,7 +42,8 @@ extension Context {
             sounds = try soundLibrary()
         }
         let engine = FeedbackEngine(output: choice.output, sounds: sounds, render: try speechRenderer(),
-                                    lexicons: lexicons(log: log), log: log)
+                                    lexicons: lexicons(report: { [console, text] in console.error("steppie: " + text("cli.feedback.lexiconFault", ["reason": $0])) }),
+                                    log: log)
         return (engine, choice.note)
     }
 
@@ -49,10 +51,10 @@ extension Context {
     var pronunciationDirectory: URL? { env.dataDirectory?.appendingPathComponent("Pronunciation") }
 
     /// The pronunciation lexicons; a broken lexicon is reported and speech goes on without lexicons.
-    func lexicons(log: @Sendable (String) -> Void) -> [String: PronunciationLexicon] {
+    func lexicons(report: (String) -> Void) -> [String: PronunciationLexicon] {
         guard let dir = pronunciationDirectory else { return [:] }
         do { return try PronunciationLexicon.loadAll(directory: dir) } catch {
-            log(String(describing: error))
+            report(String(describing: error))
             return [:]
         }
     }

@@ -19,7 +19,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     let lexicons: [String: PronunciationLexicon]
     private let haptics: [any HapticOutput]
     private let audioHaptics: Bool
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (FeedbackNotice) -> Void
     private let lock = NSLock()
     // Guarded by `lock`.
     private var playingPriority: SpeechPriority?
@@ -33,7 +33,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     public init(output: any AudioOutput, sounds: SoundLibrary, speech: SpeechSynthesizer = .shared,
                 render: @escaping SpeechRenderer, lexicons: [String: PronunciationLexicon] = [:],
                 haptics: [any HapticOutput] = [], audioHaptics: Bool = true,
-                log: @escaping @Sendable (String) -> Void = FeedbackLog.standardError) {
+                log: @escaping @Sendable (FeedbackNotice) -> Void = FeedbackLog.standardError) {
         self.output = output; self.sounds = sounds; self.speech = speech; self.render = render; self.lexicons = lexicons
         self.haptics = haptics; self.audioHaptics = audioHaptics; self.log = log
     }
@@ -144,7 +144,7 @@ public final class FeedbackEngine: @unchecked Sendable {
         for (i, device) in haptics.enumerated() {
             do { try device.play(pattern, event: event) } catch {
                 // One line per failing device, not one per press.
-                if failedHaptics.insert(i).inserted { log("steppie: haptic output failed: \(error)") }
+                if failedHaptics.insert(i).inserted { log(.hapticFailed(reason: String(describing: error))) }
             }
         }
     }

@@ -5,13 +5,13 @@ public enum OutputFactory {
     /// What was built, and a note for the user when the choice was not the one asked for.
     public struct Choice: Sendable {
         public let output: any AudioOutput
-        /// E.g. "no PulseAudio server answered (…); feedback is written to /tmp/x.wav".
-        public let note: String?
+        /// Set when automatic output found no server and writes a WAV file instead.
+        public let note: FeedbackNotice?
     }
 
     /// Builds `kind`, or with `kind == nil` PulseAudio when a server answers, else a WAV file at `wavPath`.
     public static func make(kind: OutputKind?, wavPath: String, pulse: PulseOutput.Options = .init(),
-                            log: @escaping @Sendable (String) -> Void = FeedbackLog.standardError) throws -> Choice {
+                            log: @escaping @Sendable (FeedbackNotice) -> Void = FeedbackLog.standardError) throws -> Choice {
         switch kind {
         case .null: return Choice(output: NullOutput(), note: nil)
         case .wav: return Choice(output: WAVOutput(path: wavPath), note: nil)
@@ -23,16 +23,8 @@ public enum OutputFactory {
                 return Choice(output: try PulseOutput(options: firstTry, log: log), note: nil)
             } catch {
                 return Choice(output: WAVOutput(path: wavPath),
-                              note: "no PulseAudio server answered (\(error)); feedback is written to \(wavPath)")
+                              note: .writingToFile(path: wavPath, reason: String(describing: error)))
             }
         }
-    }
-}
-
-/// Log sinks for the engine's few log lines.
-public enum FeedbackLog {
-    /// Writes each line to standard error.
-    public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

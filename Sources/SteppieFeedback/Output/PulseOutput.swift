@@ -37,7 +37,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     public let kind = OutputKind.pulse
     public let options: Options
     private let fallback: any AudioOutput
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (FeedbackNotice) -> Void
     private let mainloop: OpaquePointer
     private let api: UnsafeMutablePointer<pa_mainloop_api>
     private let retryQueue = DispatchQueue(label: "steppie.pulse.retry")
@@ -59,7 +59,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     /// Connects and waits until the stream is ready; throws `FeedbackError.pulse` when no server answers.
     public init(options: Options = Options(), fallback: any AudioOutput = NullOutput(),
-                log: @escaping @Sendable (String) -> Void) throws {
+                log: @escaping @Sendable (FeedbackNotice) -> Void) throws {
         self.options = options
         self.fallback = fallback
         self.log = log
@@ -98,8 +98,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             throw FeedbackError.pulse(call: "pa_context_connect", reason: reason)
         }
         if waiting {
-            log("steppie: no PulseAudio server answered (\(reason)); feedback continues on the "
-                + "\(fallback.kind.rawValue) output and connects every \(options.retryInterval) s")
+            log(.serverMissing(reason: reason, fallback: fallback.kind, retrySeconds: options.retryInterval))
         }
         startRetryTimer()
     }
@@ -241,7 +240,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if state == PA_STREAM_READY {
             link = .ready
             pending.clear()
-            if outage { log("steppie: PulseAudio server is back; feedback plays through it again") }
+            if outage { log(.serverBack) }
             outage = false
             everReady = true
         } else if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
@@ -258,8 +257,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         pending.clear()
         if wasReady && !outage {
             outage = true
-            log("steppie: PulseAudio server went away (\(reason)); feedback continues on the "
-                + "\(fallback.kind.rawValue) output and reconnects every \(options.retryInterval) s")
+            log(.serverLost(reason: reason, fallback: fallback.kind, retrySeconds: options.retryInterval))
         }
     }
 

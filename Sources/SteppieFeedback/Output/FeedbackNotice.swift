@@ -1,0 +1,39 @@
+import Foundation
+
+/// Something the feedback engine tells its user once (not an error: feedback goes on). A value,
+/// so a front end can say it in the user's language; `description` is the English log line.
+public enum FeedbackNotice: Equatable, Sendable, CustomStringConvertible {
+    /// No server at start; feedback goes to `fallback` and the output keeps trying to connect.
+    case serverMissing(reason: String, fallback: OutputKind, retrySeconds: Double)
+    /// Automatic output found no server and writes a WAV file instead.
+    case writingToFile(path: String, reason: String)
+    /// The server went away while playing; feedback goes to `fallback` until it is back.
+    case serverLost(reason: String, fallback: OutputKind, retrySeconds: Double)
+    /// The server answers again and feedback plays through it.
+    case serverBack
+    /// A haptic output failed (reported once per device).
+    case hapticFailed(reason: String)
+
+    public var description: String {
+        switch self {
+        case .serverMissing(let reason, let fallback, let retry):
+            "no PulseAudio server answered (\(reason)); feedback continues on the \(fallback.rawValue) output and connects every \(retry) s"
+        case .writingToFile(let path, let reason):
+            "no PulseAudio server answered (\(reason)); feedback is written to \(path)"
+        case .serverLost(let reason, let fallback, let retry):
+            "PulseAudio server went away (\(reason)); feedback continues on the \(fallback.rawValue) output and reconnects every \(retry) s"
+        case .serverBack:
+            "PulseAudio server is back; feedback plays through it again"
+        case .hapticFailed(let reason):
+            "haptic output failed: \(reason)"
+        }
+    }
+}
+
+/// Where the engine's notices go by default.
+public enum FeedbackLog {
+    /// Writes each notice to standard error as one line.
+    public static let standardError: @Sendable (FeedbackNotice) -> Void = { notice in
+        FileHandle.standardError.write(Data("steppie: \(notice)\n".utf8))
+    }
+}
