@@ -18,13 +18,13 @@ bench:
 	scripts/bench.sh
 
 # Installs the binary and its data under one prefix: $(PREFIX)/bin/steppie and
-# $(PREFIX)/share/steppie/{Localization,Sounds}, where the binary finds them.
+# $(PREFIX)/share/steppie/{Localization,Sounds,Pronunciation}, where the binary finds them.
 install:
 	$(SWIFT) build -c release --product steppie
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/steppie
 	install -m 755 .build/release/steppie $(DESTDIR)$(PREFIX)/bin/steppie
-	rm -rf $(DESTDIR)$(PREFIX)/share/steppie/Localization $(DESTDIR)$(PREFIX)/share/steppie/Sounds
-	cp -r Localization Sounds $(DESTDIR)$(PREFIX)/share/steppie/
+	rm -rf $(DESTDIR)$(PREFIX)/share/steppie/Localization $(DESTDIR)$(PREFIX)/share/steppie/Sounds $(DESTDIR)$(PREFIX)/share/steppie/Pronunciation
+	cp -r Localization Sounds Pronunciation $(DESTDIR)$(PREFIX)/share/steppie/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/steppie
