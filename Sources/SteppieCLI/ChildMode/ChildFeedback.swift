@@ -48,6 +48,8 @@ final class StatusLinePlayer: CuePlayer {
 
     func update(child: Child) {}
 
+    func dataChanged() {}
+
     static func line(_ cue: ChildCue, plan: DayPlan, text: Messages, locale: String) -> String {
         func title(_ id: UUID) -> String { plan.item(id)?.routine.title.resolve(chosen: locale, system: nil) ?? "" }
         switch cue {

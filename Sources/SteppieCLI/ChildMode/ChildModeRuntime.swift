@@ -58,8 +58,10 @@ public final class ChildModeRuntime {
     public var nextDeadline: Date? { undoTimer }
 
     private func reloadIfChanged(now: Date) {
+        // data_version changes only with other connections' commits, never with our own saves.
         guard let version = try? store.dataVersion(), version != dataVersion else { return }
         dataVersion = version
+        player.dataChanged()
         do {
             if let fresh = try? store.child(id: child.id), fresh != child {
                 child = fresh
@@ -92,7 +94,6 @@ public final class ChildModeRuntime {
         case .persistCompletion(let routineId, let day, let at):
             do {
                 let log = try store.complete(childId: child.id, routineId: routineId, day: day, at: at)
-                dataVersion = (try? store.dataVersion()) ?? dataVersion
                 return [.completionSaved(log, now: clock.now())]
             } catch {
                 onFault(String(describing: error))
@@ -101,7 +102,6 @@ public final class ChildModeRuntime {
         case .persistUndo(let logId, _, let day, let at):
             do {
                 let log = try store.undoCompletion(logId: logId, day: day, at: at, windowSeconds: state.undoDurationSeconds)
-                dataVersion = (try? store.dataVersion()) ?? dataVersion
                 return [.undoSaved(log, now: clock.now())]
             } catch {
                 onFault(String(describing: error))

@@ -6,6 +6,8 @@ public protocol CuePlayer: AnyObject {
     func play(_ cue: ChildCue, plan: DayPlan, child: Child)
     /// Called when the child's profile changed (a guardian command).
     func update(child: Child)
+    /// Called when another process committed to the database (routines, recordings, settings).
+    func dataChanged()
 }
 
 /// A player that keeps what it was asked to play.
@@ -14,4 +16,5 @@ public final class RecordingCuePlayer: CuePlayer {
     public init() {}
     public func play(_ cue: ChildCue, plan: DayPlan, child: Child) { played.append(cue) }
     public func update(child: Child) {}
+    public func dataChanged() {}
 }

@@ -31,9 +31,11 @@ final class FeedbackCuePlayer: CuePlayer {
         if let l = child.profile.locale { locale = l }
     }
 
+    /// A guardian may have attached or removed a recording: read the rows again (off the press path).
+    func dataChanged() { recordings?.reload() }
+
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         let (event, context) = Self.translate(cue, plan: plan, locale: locale)
-        recordings?.refresh(routines: Set(plan.items.map(\.routine.id)))
         var engineCue = Cue.make(event, context: context, feedback: feedback)
         if let id = Self.routineId(cue), let recording = recordings?.recording(routineId: id, locale: locale) {
             engineCue.speech?.recording = recording
@@ -102,4 +104,5 @@ final class CombinedCuePlayer: CuePlayer {
     init(_ players: [any CuePlayer]) { self.players = players }
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) { players.forEach { $0.play(cue, plan: plan, child: child) } }
     func update(child: Child) { players.forEach { $0.update(child: child) } }
+    func dataChanged() { players.forEach { $0.dataChanged() } }
 }

@@ -5,8 +5,9 @@ import SteppieStore
 
 /// The guardian's recordings of routine titles, decoded once and kept per routine and language.
 ///
-/// Rows are read at start and again whenever the plan's routines change (`refresh(routines:)`);
-/// files are decoded only the first time their name is seen. The cue path itself never touches
+/// Rows are read at start and again whenever another process commits (`reload()`, called by the
+/// runtime when SQLite's data_version changes); files are decoded only the first time their name
+/// is seen. The cue path itself never touches
 /// the database, so a database fault (read-only, busy) cannot change what a press does.
 final class RecordingCache {
     private struct Key: Hashable {
@@ -16,7 +17,6 @@ final class RecordingCache {
 
     private let store: Store
     private let report: (String) -> Void
-    private var routines: Set<UUID>?
     private var byRoutine: [Key: String] = [:]
     private var decoded: [String: PrerecordedSpeech] = [:]
 
@@ -34,13 +34,8 @@ final class RecordingCache {
         return decoded[name]
     }
 
-    /// Re-reads the rows when the plan's routines differ from the last look.
-    func refresh(routines ids: Set<UUID>) {
-        guard ids != routines else { return }
-        let first = routines == nil
-        routines = ids
-        if !first { load() }
-    }
+    /// Reads the rows again (a recording may have been attached or removed) and decodes new files.
+    func reload() { load() }
 
     /// Reads the rows and decodes files not seen before.
     private func load() {
