@@ -27,15 +27,17 @@ let cTargets: [Target] = [
 let swiftTargets: [Target] = [
     // Pure core: data contract, validation, days and clocks, rules. No C, no I/O.
     .target(name: "SteppieCore"),
+    // Owner-only files and folders, output-target checks, whole writes that report failure.
+    .target(name: "SteppieFiles"),
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
-    .target(name: "SteppieStore", dependencies: ["SteppieCore", "CSQLite"]),
+    .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "CSQLite"]),
     // Password hashing, SHA-256 and random codes through libsodium.
     .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
-            dependencies: ["SteppieCore", "SteppieLocalization", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
     .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieBenchSupport"]),
     .target(name: "SteppieCLI",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "CTerminal"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "SteppieFiles", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
@@ -44,6 +46,7 @@ let swiftTargets: [Target] = [
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "SteppieBenchSupport", "CSQLite"]),
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
+    .testTarget(name: "SteppieFilesTests", dependencies: ["SteppieFiles"]),
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
@@ -51,7 +54,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
-    .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "CZip"]),
+    .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip"]),
     .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieBenchSupport"]),
     .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
     // Proof under stress: kills, concurrent processes, hostile input, audio faults.
