@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieFiles
 import SteppieStore
 
 /// Writes a backup archive of the whole store and its photos.
@@ -25,13 +26,14 @@ public struct BackupCreator: Sendable {
     }
 
     /// Writes the backup to `destination` (a file, or a directory that gets the default name).
-    /// The archive is built in a temporary file beside the destination and renamed into place;
-    /// on any failure no file is left behind.
+    /// A target that exists but is not a regular file (a FIFO, a device) is refused before any
+    /// work, and left untouched. The archive is built owner-only (0600) in a temporary file
+    /// beside the destination and renamed into place; on any failure no file is left behind.
     public func create(store: Store, assetsDirectory: URL, destination: URL, at now: Date,
                        progress: ProgressHandler? = nil) throws -> BackupCreateReport {
-        var isDirectory: ObjCBool = false
-        let target = FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let target = OwnerOnly.kind(of: destination.path) == .directory
             ? destination.appendingPathComponent(Self.defaultFileName(at: now, in: timeZone)) : destination
+        try StagingArea.files(target.path) { try OwnerOnly.checkOutputTarget(target.path) }
         let folder = target.deletingLastPathComponent()
         let token = UUID().uuidString.lowercased()
         let tempZip = folder.appendingPathComponent(".steppie-backup-\(token).zip.tmp")
@@ -51,11 +53,13 @@ public struct BackupCreator: Sendable {
     private func write(store: Store, assetsDirectory: URL, target: URL, tempZip: URL, tempData: URL, now: Date,
                        progress: ProgressHandler?) throws -> BackupCreateReport {
         let snapshot = try store.snapshot()
-        // Only well-named photos travel; anything else in the folder is not part of the data.
-        let photos = try FileSystem.files(in: assetsDirectory).filter { (try? Validator.photoAssetName($0.name)) != nil }
-        for p in photos where p.size > limits.maxAssetBytes {
+        // Only well-named photos that are JPEG or PNG images travel (a restore refuses anything
+        // else); anything else in the folder is not part of the data.
+        let named = try FileSystem.files(in: assetsDirectory).filter { (try? Validator.photoAssetName($0.name)) != nil }
+        for p in named where p.size > limits.maxAssetBytes {
             throw BackupError.entryTooLarge(name: "assets/\(p.name)", size: p.size, limit: limits.maxAssetBytes)
         }
+        let photos = named.filter { isImage(assetsDirectory.appendingPathComponent($0.name)) }
         let total = photos.count + 3
         var done = 0
         func step(_ item: String) { done += 1; progress?(BackupProgress(phase: "writing", done: done, total: total, item: item)) }
@@ -67,6 +71,9 @@ public struct BackupCreator: Sendable {
         let manifest = BackupManifest(app: "Steppie", backupSchemaVersion: BackupManifest.currentSchemaVersion, createdAt: createdAt,
                                       sourcePlatform: .linux, appVersion: appVersion, dataFile: "data.json", assetDirectory: "assets",
                                       checksum: .init(algorithm: "sha256", dataJson: checksum))
+        // libzip writes a temporary file of its own and gives it the mode of the file it replaces:
+        // an empty owner-only file here makes every copy 0600.
+        try StagingArea.files(tempZip.path) { close(try OwnerOnly.openForWriting(tempZip.path, exclusive: true)) }
         let zip = try ZipWriter(path: tempZip.path)
         try zip.add(name: "manifest.json", bytes: try manifest.encoded(), compress: true)
         step("manifest.json")
@@ -80,11 +87,36 @@ public struct BackupCreator: Sendable {
             step("assets/\(p.name)")
         }
         try zip.close()
+        guard chmod(tempZip.path, OwnerOnly.fileMode) == 0 else {
+            throw BackupError.fileSystem(path: tempZip.path, reason: "chmod: \(String(cString: strerror(errno)))")
+        }
+        // The target may have become something else while the archive was built.
+        try StagingArea.files(target.path) { try OwnerOnly.checkOutputTarget(target.path) }
         try FileSystem.rename(tempZip, to: target)
         let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)??.uint64Value ?? 0
         return BackupCreateReport(path: target.path, bytes: size, checksum: checksum, createdAt: createdAt,
                                   counts: BackupCounts(children: snapshot.children.count, routineSets: snapshot.routineSets.count,
                                                        routines: snapshot.routines.count, dailyLogs: snapshot.dailyLogs.count,
                                                        assets: photos.count))
+    }
+
+    /// Whether the file at `url` is a JPEG or PNG image, judged as a restore judges it. Opened
+    /// without blocking and checked to be a regular file, so a FIFO in the folder cannot hang us.
+    private func isImage(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return false }
+        let limit = Int(limits.maxAssetBytes)
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var filled = 0
+        while filled < limit {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, limit - filled) }
+            if n < 0 { if errno == EINTR { continue }; return false }
+            if n == 0 { break }
+            filled += n
+        }
+        return bytes.withUnsafeBytes { PhotoContent.recognise(UnsafeRawBufferPointer(rebasing: $0[0..<filled])) } != nil
     }
 }

@@ -1,4 +1,5 @@
 import SteppieCore
+import SteppieFiles
 import SteppieStore
 
 /// Why a backup could not be written, read, verified or restored. Each case names what is
@@ -13,6 +14,8 @@ public enum BackupError: Error, Equatable, Sendable {
     case crypto(operation: String, code: Int32)
     /// A file or directory operation failed.
     case fileSystem(path: String, reason: String)
+    /// The archive to read, or the path to write, is a device, a FIFO, a folder or a socket; it was not touched.
+    case notRegularFile(path: String, kind: FileKind)
 
     // Entries.
     /// A name with `..`, a leading `/`, a backslash or control characters.
@@ -30,6 +33,10 @@ public enum BackupError: Error, Equatable, Sendable {
     /// Reading or inflating an entry failed (bad CRC, broken deflate stream, …).
     case entryUnreadable(name: String, reason: String)
     case tooManyEntries(count: Int, limit: Int)
+    /// All entries together hold more than `BackupLimits.maxTotalBytes` (declared, or found while reading).
+    case totalTooLarge(size: UInt64, limit: UInt64)
+    /// A photo entry is not a JPEG or PNG image (judged by its content, not its name).
+    case notAnImage(name: String)
 
     // Manifest and checksum.
     case manifestInvalid(field: String, reason: String)
@@ -38,6 +45,18 @@ public enum BackupError: Error, Equatable, Sendable {
     case unsupportedPlatform(String)
     case unsupportedChecksumAlgorithm(String)
     case checksumMismatch(expected: String, actual: String)
+
+    // JSON limits (`name` is the entry: data.json or manifest.json).
+    /// Arrays and objects nested deeper than `BackupLimits.maxJSONDepth`.
+    case jsonTooDeep(name: String, limit: Int)
+    /// A string or number longer than `BackupLimits.maxJSONStringBytes`, at byte `offset`.
+    case jsonStringTooLong(name: String, offset: Int, limit: Int)
+    /// The value of a field Steppie does not read (`field`) is over `BackupLimits.maxUnknownValueBytes`.
+    case unknownFieldTooLarge(name: String, field: String, limit: Int)
+    /// The kept part of data.json is over `BackupLimits.maxStructureBytes`.
+    case dataStructureTooLarge(limit: Int)
+    /// More records of one kind than `BackupLimits.maxRecords(kind)`.
+    case tooManyRecords(kind: RecordKind, limit: Int)
 
     // data.json.
     /// Not JSON, or a field of the wrong type; `path` is where (`routines[3].title`).

@@ -12,7 +12,7 @@ public struct BackupVerifier: Sendable {
     public func verify(archive: URL, defaultChildName: String = "Child", at now: Date,
                        progress: ProgressHandler? = nil) throws -> RestorePlan {
         let loaded = try ArchiveLoader(limits: limits, defaultChildName: defaultChildName, now: now)
-            .load(path: archive.path, assetSink: nil, progress: progress)
+            .load(path: archive.path, progress: progress)
         return Self.plan(loaded, path: archive.path, replacing: nil)
     }
 

@@ -43,7 +43,7 @@ final class BackupFixture {
             let morning = try store.createSet(childId: child.id, template: .morning, startTime: LocalTime("06:30"), at: now)
             let evening = try store.createSet(childId: child.id, name: LocalizedText(["en": "Evening \"quoted\" \\ /", "ko": "저녁 🌙"]), at: now)
             let photoName = "routine-photo-\(child.id.uuidString.prefix(8)).jpg"
-            try Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: assets.appendingPathComponent(photoName))
+            try Data(jpeg(payload: (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })).write(to: assets.appendingPathComponent(photoName))
             let photo = try store.addRoutine(setId: evening.id, title: LocalizedText(["en": "Pyjamas"]),
                                              icon: .photo(localAssetId: UUID().uuidString, backupAssetName: photoName),
                                              scheduledTime: LocalTime("20:15"), titleKey: nil, at: now.addingTimeInterval(0.123))
@@ -136,6 +136,23 @@ func manifest(for data: [UInt8], platform: String = "linux", version: Int = 2, a
 }
 
 enum FixtureError: Error { case tool(String) }
+
+/// A small real JPEG: SOI, a JFIF segment, a baseline frame header of `width`×`height`, then `payload`.
+func jpeg(width: Int = 64, height: Int = 48, payload: [UInt8] = [0x01, 0x02, 0x03]) -> [UInt8] {
+    [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+     0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+     0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01] + payload + [0xFF, 0xD9]
+}
+
+/// A small real PNG signature and IHDR chunk (with its CRC, computed by Python's zlib), then `payload`.
+func png(width: UInt32 = 2, height: UInt32 = 2, payload: [UInt8] = [], crc: UInt32? = nil) -> [UInt8] {
+    func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    let body: [UInt8] = Array("IHDR".utf8) + be(width) + be(height) + [8, 6, 0, 0, 0]
+    let sum = crc ?? (try? run(["python3", "-c", "import sys,zlib; print(zlib.crc32(bytes.fromhex(sys.argv[1])))",
+                               body.map { String(format: "%02x", $0) }.joined()]))
+        .flatMap { UInt32($0.output.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be(13) + body + be(sum) + payload
+}
 
 extension Store {
     /// `dump()` without `schema_migrations`, whose timestamps say when each file was created.

@@ -93,7 +93,7 @@ import SteppieSecurity
                                                                 checksum: SHA256.hex(of: Data(data)).uppercased())),
             TestEntry(name: "data.json", bytes: data),
             TestEntry(name: "assets/", bytes: []),
-            TestEntry(name: "assets/routine-photo-8a5b6b1a.jpg", bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]),
+            TestEntry(name: "assets/routine-photo-8a5b6b1a.jpg", bytes: jpeg()),
         ])
         #expect(try run(["unzip", "-v", archive.path]).output.contains("Defl:N"))
         let report = try Restorer(options: RestoreOptions(defaultChildName: "Mina"))
@@ -122,7 +122,7 @@ import SteppieSecurity
         #expect(routine3.icon == .fallback)
         let routine2 = try f.store.routine(id: id2)
         #expect(routine2.icon == .photo(localAssetId: "8a5b6b1a-1c47-4f43-a4a3-8b8a64b56921", backupAssetName: "routine-photo-8a5b6b1a.jpg"))
-        #expect(try f.assetFiles() == ["routine-photo-8a5b6b1a.jpg": Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])])
+        #expect(try f.assetFiles() == ["routine-photo-8a5b6b1a.jpg": Data(jpeg())])
         let day = try #require(LocalDay("2026-03-01"))
         let log = try #require(try f.store.log(day: day, routineId: id1))
         #expect(log.status == .completed && log.completedAt == Timestamp.parse("2026-02-28T22:31:00Z"))

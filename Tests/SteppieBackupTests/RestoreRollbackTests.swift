@@ -10,7 +10,7 @@ import SteppieCore
         let source = try BackupFixture()
         try source.populate()
         try source.store.addChild(name: "Third", at: source.now)
-        try Data([1, 2, 3]).write(to: source.assets.appendingPathComponent("routine-photo-extra.png"))
+        try Data(png(payload: [1, 2, 3])).write(to: source.assets.appendingPathComponent("routine-photo-extra.png"))
         let archive = source.url("b.zip")
         _ = try BackupCreator(appVersion: "1", timeZone: source.zone).create(store: source.store, assetsDirectory: source.assets,
                                                                              destination: archive, at: source.now)
@@ -81,7 +81,7 @@ import SteppieCore
         defer { withExtendedLifetime(source) {} }
         let before = try target.store.dump()
         let loaded = try ArchiveLoader(limits: BackupLimits(), defaultChildName: "C", now: target.now)
-            .load(path: archive.path, assetSink: nil, progress: nil)
+            .load(path: archive.path, progress: nil)
         var snapshot = loaded.contents.snapshot
         snapshot.routines[0].order = -1
         #expect(throws: StoreError.self) { try target.store.replaceAll(with: snapshot) }

@@ -13,8 +13,8 @@ import SteppieCore
     static func viaTree(_ bytes: [UInt8]) -> Result<DecodedData, BackupError> {
         Result {
             let root: JSONValue
-            do { root = try JSONParser.parse(bytes) } catch let error as JSONParseError {
-                throw BackupError.dataInvalid(path: "data.json", reason: "\(error.reason) at byte \(error.offset)")
+            do { root = try JSONParser.parse(bytes, options: DataFileReader.parseOptions(BackupLimits())) } catch let error as JSONParseError {
+                throw error.backupError(entry: "data.json", limits: BackupLimits())
             }
             return try DataFileReader(defaultChildId: childId).decode(root)
         }.mapError { ($0 as? BackupError) ?? .dataInvalid(path: "?", reason: "\($0)") }

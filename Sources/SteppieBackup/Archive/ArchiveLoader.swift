@@ -1,9 +1,11 @@
 import SteppieSecurity
 import Foundation
 import SteppieCore
+import SteppieFiles
 import SteppieStore
 
-/// A backup read in full and found valid.
+/// A backup read in full and found valid. Its archive stays open, so that the photos can be
+/// extracted after the confirmation from the very file that was checked.
 struct LoadedBackup {
     var manifest: BackupManifest
     var contents: ValidatedContents
@@ -11,23 +13,27 @@ struct LoadedBackup {
     var assets: [String: UInt64]
     var dataBytes: UInt64
     var checksum: String
+    let zip: ZipReader
+    let assetEntries: [(name: String, entry: ZipEntryInfo)]
 }
 
 /// Reads a backup archive and checks everything, in the order of the contract: entries and
-/// their sizes → manifest → checksum → JSON → entities and references. It changes nothing;
-/// photos go to `assetSink` (a staging directory during a restore, nowhere during verify).
+/// their sizes → manifest → checksum → JSON → entities and references → photos' content. It
+/// writes nothing: data.json is parsed while it inflates (never whole in memory) and each photo
+/// is read and recognised, then dropped.
 struct ArchiveLoader {
     let limits: BackupLimits
     let defaultChildName: String
     let now: Date
 
-    func load(path: String, assetSink: ((String, [UInt8]) throws -> Void)?, progress: ProgressHandler?) throws -> LoadedBackup {
+    func load(path: String, progress: ProgressHandler?) throws -> LoadedBackup {
         let zip = try ZipReader(path: path)
         let entries = try zip.entries()
         guard entries.count <= limits.maxEntries else { throw BackupError.tooManyEntries(count: entries.count, limit: limits.maxEntries) }
         var manifestEntry: ZipEntryInfo?, dataEntry: ZipEntryInfo?
-        var assetEntries: [(String, ZipEntryInfo)] = []
+        var assetEntries: [(name: String, entry: ZipEntryInfo)] = []
         var seen = Set<String>()
+        var declared: UInt64 = 0
         for e in entries {
             let kind = try EntryName.classify(e.name)
             guard seen.insert(e.name).inserted else { throw BackupError.duplicateEntry(Validator.printable(e.name)) }
@@ -39,50 +45,100 @@ struct ArchiveLoader {
             case .asset(let name): assetEntries.append((name, e)); limit = limits.maxAssetBytes
             }
             try checkDeclaredSize(e, limit: limit)
+            let (sum, overflow) = declared.addingReportingOverflow(e.size)
+            declared = overflow ? .max : sum
+            guard declared <= limits.maxTotalBytes else { throw BackupError.totalTooLarge(size: declared, limit: limits.maxTotalBytes) }
         }
         guard let manifestEntry else { throw BackupError.missingEntry("manifest.json") }
         guard let dataEntry else { throw BackupError.missingEntry("data.json") }
         let total = entries.count
         var done = 0
         func step(_ item: String) { done += 1; progress?(BackupProgress(phase: "reading", done: done, total: total, item: item)) }
+        // Headers can lie: the bytes actually read count against the total too.
+        let budget = ReadBudget(limit: limits.maxTotalBytes)
 
-        let manifest = try BackupManifest.decode(try zip.readAll(manifestEntry, limit: limits.maxManifestBytes))
+        let manifest = try BackupManifest.decode(try readAll(zip, manifestEntry, limit: limits.maxManifestBytes, budget: budget))
         step("manifest.json")
 
-        var hash = SHA256()
-        var data: [UInt8] = []
-        data.reserveCapacity(Int(dataEntry.size))
-        try zip.read(dataEntry, limit: limits.maxDataBytes) { chunk in
-            hash.update(chunk)
-            data.append(contentsOf: chunk)
-        }
-        let actual = hash.finalHex()
-        let expected = manifest.checksum.dataJson
-        let matches = manifest.sourcePlatform == .android ? actual == expected.lowercased() : actual == expected
-        guard matches else { throw BackupError.checksumMismatch(expected: expected, actual: actual) }
-        let dataBytes = UInt64(data.count)
-        let childId = UUID()
-        // Parsed and decoded in one pass, the logs streamed straight into entities (no tree).
-        let decoded = try DataFileReader(defaultChildId: childId).decode(bytes: data)
-        data = []
+        let (decoded, actual, dataBytes) = try loadData(zip, dataEntry, manifest: manifest, budget: budget)
         step("data.json")
 
         var assets: [String: UInt64] = [:]
         for (name, entry) in assetEntries {
-            if let assetSink {
-                let bytes = try zip.readAll(entry, limit: limits.maxAssetBytes)
-                try assetSink(name, bytes)
-            } else {
-                try zip.read(entry, limit: limits.maxAssetBytes) { _ in }
-            }
+            _ = try Self.photo(zip, entry, limit: limits.maxAssetBytes, budget: budget)
             assets[name] = entry.size
             step(entry.name)
         }
         if entries.contains(where: { $0.name == "assets/" }) { step("assets/") }
 
         let contents = try ContentValidator(platform: manifest.sourcePlatform, assetNames: Set(assets.keys),
-                                            defaultChildId: childId, defaultChildName: defaultChildName, now: now).validate(decoded)
-        return LoadedBackup(manifest: manifest, contents: contents, assets: assets, dataBytes: dataBytes, checksum: actual)
+                                            defaultChildId: decoded.childId, defaultChildName: defaultChildName, now: now)
+            .validate(decoded.data)
+        return LoadedBackup(manifest: manifest, contents: contents, assets: assets, dataBytes: dataBytes, checksum: actual,
+                            zip: zip, assetEntries: assetEntries)
+    }
+
+    /// Parses data.json while it inflates, hashing the same chunks. The checksum is compared
+    /// when the last byte has been read, before anything decoded is used; when the JSON is bad,
+    /// the rest is still read and hashed so that a damaged archive is reported as damaged.
+    private func loadData(_ zip: ZipReader, _ entry: ZipEntryInfo, manifest: BackupManifest,
+                          budget: ReadBudget) throws -> (data: (data: DecodedData, childId: UUID), checksum: String, bytes: UInt64) {
+        let stream = try zip.stream(entry, limit: limits.maxDataBytes)
+        let hasher = Hasher()
+        var sourceFailed = false
+        let source: JSONParser.Source = { raw in
+            do {
+                let n = try stream.read(into: raw)
+                try budget.add(n)
+                hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+                return n
+            } catch {
+                sourceFailed = true
+                throw error
+            }
+        }
+        let childId = UUID()
+        let reader = DataFileReader(defaultChildId: childId, limits: limits)
+        var parsed: ParsedData?
+        var parseError: (any Error)?
+        do { parsed = try reader.parse(source: source, expectedBytes: entry.size) } catch {
+            if sourceFailed { throw error }
+            parseError = error
+        }
+        if parseError != nil {
+            var scratch = [UInt8](repeating: 0, count: 1 << 16)
+            while try scratch.withUnsafeMutableBytes({ try source($0) }) > 0 {}
+        }
+        let actual = hasher.finalHex()
+        let expected = manifest.checksum.dataJson
+        let matches = manifest.sourcePlatform == .android ? actual == expected.lowercased() : actual == expected
+        guard matches else { throw BackupError.checksumMismatch(expected: expected, actual: actual) }
+        if let parseError { throw parseError }
+        guard let parsed else { throw BackupError.dataInvalid(path: "data.json", reason: "not parsed") }
+        // Parsed and decoded in one pass, the logs streamed straight into entities (no tree).
+        return ((try reader.decode(parsed), childId), actual, stream.total)
+    }
+
+    private func readAll(_ zip: ZipReader, _ entry: ZipEntryInfo, limit: UInt64, budget: ReadBudget) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(min(entry.size, limit)))
+        try zip.read(entry, limit: limit) { chunk in
+            try budget.add(chunk.count)
+            out.append(contentsOf: chunk)
+        }
+        return out
+    }
+
+    /// Reads a photo entry whole (at most `limit` bytes) and refuses it unless it is a JPEG or PNG image.
+    static func photo(_ zip: ZipReader, _ entry: ZipEntryInfo, limit: UInt64, budget: ReadBudget?) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(min(entry.size, limit)))
+        try zip.read(entry, limit: limit) { chunk in
+            try budget?.add(chunk.count)
+            out.append(contentsOf: chunk)
+        }
+        guard PhotoContent.recognise(out) != nil else { throw BackupError.notAnImage(name: Validator.printable(entry.name)) }
+        return out
     }
 
     /// Refuses an entry by its header alone: over its size limit, or compressed suspiciously well.
@@ -94,4 +150,24 @@ struct ArchiveLoader {
             throw BackupError.compressionRatioTooHigh(name: e.name, uncompressed: e.size, compressed: e.compressedSize)
         }
     }
+}
+
+/// The bytes read from all entries together, refused past `BackupLimits.maxTotalBytes`.
+final class ReadBudget {
+    let limit: UInt64
+    private(set) var total: UInt64 = 0
+
+    init(limit: UInt64) { self.limit = limit }
+
+    func add(_ n: Int) throws {
+        total += UInt64(n)
+        guard total <= limit else { throw BackupError.totalTooLarge(size: total, limit: limit) }
+    }
+}
+
+/// A SHA-256 digest the JSON source closure can update.
+private final class Hasher {
+    private var hash = SHA256()
+    func update(_ raw: UnsafeRawBufferPointer) { hash.update(raw) }
+    func finalHex() -> String { hash.finalHex() }
 }

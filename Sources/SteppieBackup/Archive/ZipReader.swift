@@ -1,5 +1,6 @@
 import CZip
 import Foundation
+import SteppieFiles
 
 /// The raw libzip archive handle.
 typealias ZipHandle = OpaquePointer
@@ -19,11 +20,25 @@ final class ZipReader {
     private let handle: ZipHandle
     let path: String
 
-    /// Opens `path` with libzip's consistency checks; a file that is not a ZIP archive throws `notAZip`.
+    /// Opens `path` with libzip's consistency checks; a file that is not a ZIP archive throws
+    /// `notAZip`. Anything but a regular file (a FIFO, a device, a folder) is refused before it is
+    /// opened, and the descriptor libzip reads is checked again, so a FIFO never blocks the read.
     init(path: String) throws {
         self.path = path
+        var st = stat()
+        if stat(path, &st) == 0, let refused = ZipReader.refusal(path, mode: st.st_mode) { throw refused }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw BackupError.fileSystem(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(fd, &st) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw BackupError.fileSystem(path: path, reason: reason)
+        }
+        if let refused = ZipReader.refusal(path, mode: st.st_mode) { close(fd); throw refused }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         var code: Int32 = 0
-        guard let za = zip_open(path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
+        guard let za = zip_fdopen(fd, ZIP_CHECKCONS, &code) else {
+            close(fd)   // on failure libzip leaves the descriptor to us
             let message = ZipReader.message(code: code)
             switch code {
             case ZIP_ER_NOENT, ZIP_ER_OPEN, ZIP_ER_READ:
@@ -33,6 +48,21 @@ final class ZipReader {
             }
         }
         handle = za
+    }
+
+    /// The refusal of a path that is not a regular file, judged by its `stat` mode.
+    private static func refusal(_ path: String, mode: mode_t) -> BackupError? {
+        let kind: FileKind
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: kind = .directory
+        case S_IFIFO: kind = .fifo
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFSOCK: kind = .socket
+        default: kind = .other
+        }
+        return .notRegularFile(path: path, kind: kind)
     }
 
     deinit { zip_discard(handle) }
@@ -57,25 +87,22 @@ final class ZipReader {
         return out
     }
 
-    /// Reads an entry in chunks, refusing more than `entry.size` bytes (and more than `limit`).
-    func read(_ entry: ZipEntryInfo, limit: UInt64, chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// Opens an entry for reading chunk by chunk (see `ZipEntryStream`).
+    func stream(_ entry: ZipEntryInfo, limit: UInt64) throws -> ZipEntryStream {
         guard let file = zip_fopen_index(handle, entry.index, 0) else {
             throw BackupError.entryUnreadable(name: entry.name, reason: ZipReader.message(zip_get_error(handle)))
         }
-        let stream = ZipFile(file)
+        return ZipEntryStream(file: file, entry: entry, limit: limit)
+    }
+
+    /// Reads an entry in chunks, refusing more than `entry.size` bytes (and more than `limit`).
+    func read(_ entry: ZipEntryInfo, limit: UInt64, chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let stream = try stream(entry, limit: limit)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var total: UInt64 = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { zip_fread(stream.handle, $0.baseAddress, UInt64($0.count)) }
-            if n < 0 {
-                throw BackupError.entryUnreadable(name: entry.name, reason: ZipReader.message(zip_file_get_error(stream.handle)))
-            }
+            let n = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
             if n == 0 { break }
-            total += UInt64(n)
-            // Never trust the header: stop as soon as the data outgrows what was declared.
-            if total > entry.size { throw BackupError.entrySizeMismatch(name: entry.name, declared: entry.size) }
-            if total > limit { throw BackupError.entryTooLarge(name: entry.name, size: total, limit: limit) }
-            try buffer.withUnsafeBytes { try chunk(UnsafeRawBufferPointer(rebasing: $0[0..<Int(n)])) }
+            try buffer.withUnsafeBytes { try chunk(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
     }
 
@@ -106,9 +133,28 @@ final class ZipReader {
     }
 }
 
-/// One open entry stream; closed in `deinit`.
-private final class ZipFile {
-    let handle: OpaquePointer
-    init(_ handle: OpaquePointer) { self.handle = handle }
+/// One entry open for reading, pulled chunk by chunk; closed in `deinit`. It never trusts the
+/// header: it stops as soon as the data outgrows the declared size or the limit.
+final class ZipEntryStream {
+    private let handle: OpaquePointer
+    let entry: ZipEntryInfo
+    let limit: UInt64
+    /// Bytes read so far.
+    private(set) var total: UInt64 = 0
+
+    fileprivate init(file: OpaquePointer, entry: ZipEntryInfo, limit: UInt64) {
+        self.handle = file; self.entry = entry; self.limit = limit
+    }
+
     deinit { zip_fclose(handle) }
+
+    /// Fills `buffer` with the next bytes; 0 at the end (when libzip has checked the CRC).
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = zip_fread(handle, buffer.baseAddress, UInt64(buffer.count))
+        if n < 0 { throw BackupError.entryUnreadable(name: entry.name, reason: ZipReader.message(zip_file_get_error(handle))) }
+        total += UInt64(n)
+        if total > entry.size { throw BackupError.entrySizeMismatch(name: entry.name, declared: entry.size) }
+        if total > limit { throw BackupError.entryTooLarge(name: entry.name, size: total, limit: limit) }
+        return Int(n)
+    }
 }

@@ -37,8 +37,10 @@ public struct BackupManifest: Codable, Equatable, Sendable {
     /// Reads and checks a manifest from any of the three platforms.
     static func decode(_ bytes: [UInt8]) throws -> BackupManifest {
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch {
-            throw BackupError.manifestInvalid(field: "manifest", reason: "not JSON (\(error.reason) at byte \(error.offset))")
+        let limits = BackupLimits()
+        let options = JSONParseOptions(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxJSONStringBytes)
+        do { root = try JSONParser.parse(bytes, options: options) } catch let error as JSONParseError {
+            throw error.backupError(entry: "manifest.json", limits: limits)
         }
         let o = try manifestField("manifest") { try JSONObject(root, path: "manifest") }
         let app = try manifestField("app") { try o.string("app") }

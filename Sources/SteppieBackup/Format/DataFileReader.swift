@@ -15,10 +15,37 @@ struct DecodedData {
     var appSettings: JSONObject?
 }
 
+/// data.json parsed: the tree without its daily logs, and the logs already decoded.
+struct ParsedData {
+    var root: JSONValue
+    fileprivate var logs: StreamedLogs
+}
+
 /// Decodes the JSON tree of data.json into entities, naming the path of any bad field.
 struct DataFileReader {
     /// The child that sets without a `childId` are given (backups from the iOS and Android apps).
     let defaultChildId: UUID
+    var limits = BackupLimits()
+
+    /// Every key Steppie reads from data.json, in either platform's spelling; any other key is
+    /// skipped by the parser without building its value.
+    static let knownKeys: Set<String> = [
+        "schemaVersion", "exportedAt", "routineSets", "routines", "dailyLogs", "appSettings", "children",
+        "id", "childId", "childID", "name", "isActive", "startTime", "dailyStartTime", "createdAt", "updatedAt", "deletedAt",
+        "routineSetId", "routineSetID", "titleKey", "title", "icon", "type", "localAssetId", "backupAssetName",
+        "colorToken", "order", "scheduledTime", "date", "routineId", "routineID", "status", "completedAt",
+        "displayName", "profile", "archivedAt", "guardianPinHash", "recoveryCodeHash", "locale",
+        "intensity", "feedbackIntensity", "soundEnabled", "ttsEnabled", "hapticEnabled", "ttsRate", "ttsVolume",
+        "volumeCap", "pitch", "voiceVariant", "undoDurationSeconds", "notificationLeadTimes", "quietHoursStart", "quietHoursEnd",
+    ]
+
+    /// How data.json is parsed: the limits, the known keys, and LocalizedText objects (`title`,
+    /// `name`) keeping every language tag.
+    static func parseOptions(_ limits: BackupLimits) -> JSONParseOptions {
+        JSONParseOptions(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxJSONStringBytes,
+                         maxUnknownValueBytes: limits.maxUnknownValueBytes, maxStructureBytes: limits.maxStructureBytes,
+                         knownKeys: knownKeys, openKeys: ["title", "name"])
+    }
 
     /// Decodes a whole parsed tree (the reference path; `decode(bytes:)` gives the same result).
     func decode(_ root: JSONValue) throws -> DecodedData {
@@ -29,23 +56,58 @@ struct DataFileReader {
     /// as it is parsed, so the logs never exist as a JSON tree. The result, and the first error
     /// (JSON syntax first, then fields in the order `decode(_:)` checks them), are the same.
     func decode(bytes: [UInt8]) throws -> DecodedData {
+        try decode(try parse(bytes: bytes))
+    }
+
+    /// Parses data.json held in memory (tests; a restore streams it with `parse(source:)`).
+    func parse(bytes: [UInt8]) throws -> ParsedData {
         let logs = StreamedLogs(capacity: bytes.count / 256)
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(bytes, streaming: "dailyLogs") { value, n in
-                // After the first bad log the rest are only syntax-checked; the error is thrown
-                // where `decode(_:)` would decode the logs.
-                guard logs.error == nil else { return }
-                do { logs.items.append(try log(value, path: "dailyLogs[\(n)]")) } catch { logs.error = error }
-            }
-        } catch {
-            throw BackupError.dataInvalid(path: "data.json", reason: "\(error.reason) at byte \(error.offset)")
+        let root = try mapErrors {
+            try JSONParser.parse(bytes, options: Self.parseOptions(limits), streaming: "dailyLogs", into: logHandler(logs))
         }
-        return try decode(root, streamedLogs: logs)
+        return ParsedData(root: root, logs: logs)
+    }
+
+    /// Parses data.json pulled chunk by chunk from `source` (the zip entry as it inflates); its
+    /// errors are rethrown unchanged.
+    func parse(source: @escaping JSONParser.Source, expectedBytes: UInt64) throws -> ParsedData {
+        let logs = StreamedLogs(capacity: Int(min(expectedBytes / 256, UInt64(limits.maxDailyLogs))))
+        let root = try mapErrors {
+            try JSONParser.parse(source: source, options: Self.parseOptions(limits), streaming: "dailyLogs", into: logHandler(logs))
+        }
+        return ParsedData(root: root, logs: logs)
+    }
+
+    /// Decodes what `parse` kept (after the caller compared the checksum).
+    func decode(_ parsed: ParsedData) throws -> DecodedData {
+        try decode(parsed.root, streamedLogs: parsed.logs)
+    }
+
+    private func logHandler(_ logs: StreamedLogs) -> JSONParser.ElementHandler {
+        let cap = limits.maxDailyLogs
+        return { value, n in
+            guard n < cap else { throw BackupError.tooManyRecords(kind: .dailyLogs, limit: cap) }
+            // After the first bad log the rest are only syntax-checked; the error is thrown
+            // where `decode(_:)` would decode the logs.
+            guard logs.error == nil else { return }
+            do { logs.items.append(try log(value, path: "dailyLogs[\(n)]")) } catch { logs.error = error }
+        }
+    }
+
+    /// Turns the parser's limit and syntax errors into backup errors about data.json.
+    private func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as JSONParseError {
+            throw error.backupError(entry: "data.json", limits: limits)
+        }
     }
 
     private func decode(_ root: JSONValue, streamedLogs: StreamedLogs?) throws -> DecodedData {
         let o = try JSONObject(root, path: "data")
+        for kind in [RecordKind.routineSets, .routines, .children, .dailyLogs] {
+            if case .array(let items)? = o.fields[kind.rawValue], items.count > limits.maxRecords(kind) {
+                throw BackupError.tooManyRecords(kind: kind, limit: limits.maxRecords(kind))
+            }
+        }
         let version = try o.int("schemaVersion")
         guard BackupManifest.supportedSchemaVersions.contains(version) else { throw BackupError.unsupportedSchemaVersion(version) }
         var sets: [RoutineSet] = []
@@ -146,10 +208,26 @@ struct DataFileReader {
 }
 
 /// The daily logs decoded while data.json streams by, and the first one that failed.
-private final class StreamedLogs {
+final class StreamedLogs {
     var items: [DailyLog] = []
     var error: (any Error)?
 
     /// `capacity` is a guess from the document size; the array grows past it if needed.
     init(capacity: Int) { items.reserveCapacity(capacity) }
+}
+
+extension JSONParseError {
+    /// The backup error for this parse error in `entry`: a limit by its own case, syntax as
+    /// `dataInvalid` (data.json) or `manifestInvalid` (manifest.json).
+    func backupError(entry: String, limits: BackupLimits) -> BackupError {
+        switch kind {
+        case .tooDeep: return .jsonTooDeep(name: entry, limit: limits.maxJSONDepth)
+        case .stringTooLong: return .jsonStringTooLong(name: entry, offset: offset, limit: limits.maxJSONStringBytes)
+        case .unknownTooLarge(let field): return .unknownFieldTooLarge(name: entry, field: Validator.printable(field), limit: limits.maxUnknownValueBytes)
+        case .structureTooLarge: return .dataStructureTooLarge(limit: limits.maxStructureBytes)
+        case .syntax, .forwarded:
+            if entry == "manifest.json" { return .manifestInvalid(field: "manifest", reason: "not JSON (\(reason) at byte \(offset))") }
+            return .dataInvalid(path: entry, reason: "\(reason) at byte \(offset)")
+        }
+    }
 }

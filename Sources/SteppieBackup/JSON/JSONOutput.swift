@@ -1,4 +1,5 @@
 import SteppieSecurity
+import SteppieFiles
 import Foundation
 
 /// Compact JSON written straight to a file through a buffer, hashed (SHA-256) as it goes, so a
@@ -11,12 +12,10 @@ final class JSONOutput {
     private(set) var byteCount: UInt64 = 0
     private static let flushAt = 1 << 20
 
-    /// Creates (truncating) the file at `path`.
+    /// Creates the file at `path`, owner-only (0600): it holds the PIN hashes.
     init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) , let file = FileHandle(forWritingAtPath: path) else {
-            throw BackupError.fileSystem(path: path, reason: "cannot create the file")
-        }
-        self.file = file
+        let fd = try StagingArea.files(path) { try OwnerOnly.openForWriting(path, exclusive: true) }
+        self.file = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         self.path = path
         hash = SHA256()
         buffer.reserveCapacity(JSONOutput.flushAt + 4096)

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieFiles
 import SteppieStore
 
 /// Replaces the store's rows, the device settings and the photo folder with a backup's, as one
@@ -13,25 +14,41 @@ public struct Restorer: Sendable {
 
     /// Restores `archive` into `store` and `assetsDirectory`. `confirm` sees the validated plan
     /// (the CLI asks for the guardian PIN there); returning false cancels with nothing changed.
+    /// Before the confirmation the archive is only read (photos are checked, not written); the
+    /// photos are extracted into the owner-only staging folder only after it.
     public func restore(archive: URL, into store: Store, assetsDirectory: URL, at now: Date,
                         confirm: (RestorePlan) throws -> Bool, progress: ProgressHandler? = nil) throws -> RestoreReport {
         let assets = assetsDirectory.standardizedFileURL
-        let staging = assets.deletingLastPathComponent().appendingPathComponent(".steppie-restore-\(UUID().uuidString.lowercased())")
-        let newAssets = staging.appendingPathComponent("assets", isDirectory: true)
-        try FileSystem.createDirectory(newAssets)
-        // Holds the new photos until the swap, the old ones after it; gone in every outcome.
-        defer { try? FileManager.default.removeItem(at: staging) }
+        let parent = assets.deletingLastPathComponent()
+        StagingArea.removeStale(in: parent)
 
         let loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
-            .load(path: archive.path, assetSink: { name, bytes in
-                try FileSystem.write(bytes, to: newAssets.appendingPathComponent(name))
-            }, progress: progress)
+            .load(path: archive.path, progress: progress)
+        // Holds the new photos until the swap, the old ones after it; gone in every outcome.
+        let staging = try StagingArea.create(in: parent)
+        defer { staging.remove() }
         let plan = BackupVerifier.plan(loaded, path: archive.path, replacing: try currentCounts(store, assets: assets))
         guard try confirm(plan) else { throw BackupError.cancelled }
 
-        try replace(loaded.contents.snapshot, store: store, assets: assets, newAssets: newAssets,
-                    oldAssets: staging.appendingPathComponent("old-assets", isDirectory: true), progress: progress)
+        try extractPhotos(loaded, into: staging.newAssets)
+        try replace(loaded.contents.snapshot, store: store, assets: assets, newAssets: staging.newAssets,
+                    oldAssets: staging.oldAssets, progress: progress)
         return RestoreReport(plan: plan, needsNewPin: loaded.contents.needsNewPin)
+    }
+
+    /// The second pass over the archive: every photo is read and recognised again (the file is
+    /// the one checked, still open) and written 0600 into the 0700 folder `directory`.
+    private func extractPhotos(_ loaded: LoadedBackup, into directory: URL) throws {
+        try StagingArea.files(directory.path) { _ = try OwnerOnly.createDirectories(directory.path) }
+        for (name, entry) in loaded.assetEntries {
+            let bytes = try ArchiveLoader.photo(loaded.zip, entry, limit: options.limits.maxAssetBytes, budget: nil)
+            let path = directory.appendingPathComponent(name).path
+            try StagingArea.files(path) {
+                let fd = try OwnerOnly.openForWriting(path, exclusive: true)
+                defer { close(fd) }
+                try bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
+            }
+        }
     }
 
     private func replace(_ snapshot: Snapshot, store: Store, assets: URL, newAssets: URL, oldAssets: URL,

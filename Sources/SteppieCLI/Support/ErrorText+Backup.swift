@@ -1,4 +1,5 @@
 import SteppieBackup
+import SteppieCore
 
 extension ErrorText {
     static func backup(_ e: BackupError, _ t: Messages) -> String {
@@ -8,6 +9,8 @@ extension ErrorText {
             return t("cli.backup.error.zip", ["operation": operation, "code": String(code), "reason": message])
         case .crypto(let operation, let code): return t("cli.backup.error.zip", ["operation": operation, "code": String(code), "reason": "libsodium"])
         case .fileSystem(let path, let reason): return t("cli.error.fileSystem", ["path": path, "reason": reason])
+        case .notRegularFile(let path, let kind):
+            return t("cli.backup.error.notRegularFile", ["path": Validator.printable(path), "kind": t("cli.backup.kind." + kind.rawValue)])
         case .unsafeEntryName(let name): return t("cli.backup.error.unsafeEntry", ["name": name])
         case .unexpectedEntry(let name): return t("cli.backup.error.unexpectedEntry", ["name": name])
         case .duplicateEntry(let name): return t("cli.backup.error.duplicateEntry", ["name": name])
@@ -19,6 +22,16 @@ extension ErrorText {
         case .entrySizeMismatch(let name, let declared): return t("cli.backup.error.sizeMismatch", ["name": name, "size": String(declared)])
         case .entryUnreadable(let name, let reason): return t("cli.backup.error.unreadable", ["name": name, "reason": reason])
         case .tooManyEntries(let count, let limit): return t("cli.backup.error.tooMany", ["count": String(count), "limit": String(limit)])
+        case .totalTooLarge(let size, let limit): return t("cli.backup.error.totalTooLarge", ["size": String(size), "limit": String(limit)])
+        case .notAnImage(let name): return t("cli.backup.error.notAnImage", ["name": name])
+        case .jsonTooDeep(let name, let limit): return t("cli.backup.error.jsonTooDeep", ["name": name, "limit": String(limit)])
+        case .jsonStringTooLong(let name, let offset, let limit):
+            return t("cli.backup.error.jsonStringTooLong", ["name": name, "offset": String(offset), "limit": String(limit)])
+        case .unknownFieldTooLarge(let name, let field, let limit):
+            return t("cli.backup.error.unknownFieldTooLarge", ["name": name, "field": field, "limit": String(limit)])
+        case .dataStructureTooLarge(let limit): return t("cli.backup.error.dataStructureTooLarge", ["limit": String(limit)])
+        case .tooManyRecords(let kind, let limit):
+            return t("cli.backup.error.tooManyRecords", ["kind": t("cli.backup.records." + kind.rawValue), "limit": String(limit)])
         case .manifestInvalid(let field, let reason): return t("cli.backup.error.manifest", ["field": field, "reason": reason])
         case .wrongApp(let app): return t("cli.backup.error.wrongApp", ["value": app])
         case .unsupportedSchemaVersion(let v): return t("cli.backup.error.schema", ["value": String(v)])

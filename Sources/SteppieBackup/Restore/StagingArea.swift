@@ -1,0 +1,83 @@
+import Foundation
+import SteppieFiles
+
+/// The folder a restore stages photos in, `.steppie-restore-<id>` beside the photo folder:
+/// owner-only (0700), holding an exclusive `flock` on its `lock` file for the restore's whole
+/// life. A restore that was killed leaves its folder behind with the lock released; the next
+/// restore removes every such folder whose lock it can take (`removeStale(in:)`).
+final class StagingArea {
+    static let prefix = ".steppie-restore-"
+    static let lockName = "lock"
+
+    let url: URL
+    private var lock: Int32
+
+    /// Where the backup's photos are extracted after the confirmation.
+    var newAssets: URL { url.appendingPathComponent("assets", isDirectory: true) }
+    /// Where the current photo folder goes during the swap.
+    var oldAssets: URL { url.appendingPathComponent("old-assets", isDirectory: true) }
+
+    private init(url: URL, lock: Int32) { self.url = url; self.lock = lock }
+
+    deinit { if lock >= 0 { close(lock) } }
+
+    /// Creates a new staging folder in `parent` and takes its lock.
+    static func create(in parent: URL) throws -> StagingArea {
+        // A cleanup in another process may remove a folder between its mkdir and its lock: try again.
+        for _ in 0..<3 {
+            let url = parent.appendingPathComponent(prefix + UUID().uuidString.lowercased(), isDirectory: true)
+            try files(url.path) { _ = try OwnerOnly.createDirectories(url.path) }
+            let lockPath = url.appendingPathComponent(lockName).path
+            let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, OwnerOnly.fileMode)
+            guard fd >= 0 else { throw BackupError.fileSystem(path: lockPath, reason: String(cString: strerror(errno))) }
+            while flock(fd, LOCK_EX) != 0 {
+                let e = errno
+                if e == EINTR { continue }
+                close(fd)
+                throw BackupError.fileSystem(path: lockPath, reason: "flock: \(String(cString: strerror(e)))")
+            }
+            var held = stat(), named = stat()
+            if fstat(fd, &held) == 0, stat(lockPath, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
+                return StagingArea(url: url, lock: fd)
+            }
+            close(fd)
+        }
+        throw BackupError.fileSystem(path: parent.path, reason: "the staging folder was removed while it was being created")
+    }
+
+    /// Removes the folder with everything in it, then releases the lock.
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+        if lock >= 0 { close(lock) }
+        lock = -1
+    }
+
+    /// Removes every `.steppie-restore-*` folder in `parent` whose lock can be taken: its restore
+    /// was killed. A folder whose lock is held belongs to a restore running now and stays.
+    /// Best effort: a folder that cannot be removed is left for the next time.
+    static func removeStale(in parent: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let path = parent.appendingPathComponent(name).path
+            var st = stat()
+            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { continue }
+            let fd = open(path + "/" + lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, OwnerOnly.fileMode)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Runs a SteppieFiles operation, turning its refusal into a backup error.
+    @discardableResult
+    static func files<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as FileRefusal {
+            switch error {
+            case .notRegularFile(let p, let kind), .notDirectory(let p, let kind): throw BackupError.notRegularFile(path: p, kind: kind)
+            case .missing(let p): throw BackupError.fileSystem(path: p, reason: String(cString: strerror(ENOENT)))
+            case .system(let p, let operation, _, let reason): throw BackupError.fileSystem(path: p, reason: "\(operation): \(reason)")
+            }
+        }
+    }
+}
