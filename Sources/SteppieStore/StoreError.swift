@@ -7,6 +7,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case newerSchema(migrationId: String)
     case childNotFound(String)
     case childAmbiguous([String])
+    /// `--child NAME` matches several children whose names fold alike (each listed with its id).
+    case childNameAmbiguous(name: String, children: [String])
     case noChildren
     case childNameTaken(String)
     case setNotFound(String)

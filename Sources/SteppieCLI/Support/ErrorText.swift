@@ -53,6 +53,8 @@ enum ErrorText {
         case .newerSchema(let id): return t("cli.error.newerSchema", ["migration": id])
         case .childNotFound(let c): return t("cli.error.childNotFound", ["child": c])
         case .childAmbiguous(let names): return t("cli.error.childAmbiguous", ["children": names.joined(separator: ", ")])
+        case .childNameAmbiguous(let name, let children):
+            return t("cli.error.childNameAmbiguous", ["child": Validator.printable(name), "children": children.joined(separator: ", ")])
         case .noChildren: return t("cli.error.noChildren")
         case .childNameTaken(let n): return t("cli.error.childNameTaken", ["child": n])
         case .setNotFound(let s): return t("cli.error.setNotFound", ["set": s])

@@ -92,9 +92,12 @@ public enum Validator {
 
     /// A BCP 47-like tag: letters, digits, `-` or `_`, starting with a 2–3 letter language.
     public static func locale(_ tag: String) throws {
+        guard tag.utf8.count <= 35 else {
+            throw ContractViolation(field: "locale", value: printable(tag), allowed: "a language tag such as ko, en or en-US")
+        }
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
-        let ok = tag.count <= 35 && !parts.isEmpty
+        let ok = tag.utf8.count <= 35 && !parts.isEmpty
             && (2...3).contains(parts[0].count) && parts[0].allSatisfy({ $0.isASCII && $0.isLetter })
             && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
         guard ok else {
@@ -103,7 +106,7 @@ public enum Validator {
     }
 
     public static func voiceVariant(_ v: String) throws {
-        guard !v.isEmpty, v.count <= 40, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+        guard !v.isEmpty, v.utf8.count <= 40, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
             throw ContractViolation(field: "voiceVariant", value: printable(v), allowed: "an espeak-ng variant name (letters, digits, - or _)")
         }
     }
@@ -111,34 +114,118 @@ public enum Validator {
     // MARK: Text
 
     /// A routine or set title: at least one locale with visible text, keys that are language tags,
-    /// no control characters, at most `maxTitleLength` characters per value.
+    /// and each value either empty or a `plainText` of at most `maxTitleLength` characters.
     public static func title(_ t: LocalizedText, field: String = "title") throws {
-        guard t.hasAnyText else {
+        // Bound every value before looking into any of them: a restored title can be huge.
+        for value in t.values.values { try length(value, field: field, maxLength: maxTitleLength) }
+        guard t.values.values.contains(where: hasVisibleText) else {
             throw ContractViolation(field: field, value: "(empty in every locale)", allowed: "non-empty text in at least one locale")
         }
         for (tag, value) in t.values {
             do { try locale(tag) } catch {
                 throw ContractViolation(field: field, value: printable(tag), allowed: "locale keys that are language tags such as ko or en")
             }
+            guard !value.isEmpty else { continue }   // a locale may be left empty; another one has text
             try plainText(value, field: field, maxLength: maxTitleLength)
         }
     }
 
+    /// A child's name: 1…`maxNameLength` characters of `plainText` with something visible.
     public static func childName(_ name: String) throws {
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ContractViolation(field: "child.name", value: "(empty)", allowed: "1…\(maxNameLength) visible characters")
-        }
         try plainText(name, field: "child.name", maxLength: maxNameLength)
     }
 
-    /// Text shown to a child: no control or bidirectional-override characters, bounded length.
+    /// Text shown to a child: bounded in characters, code points and bytes; no control or
+    /// bidirectional-override characters; and something visible, not only blanks and invisible
+    /// characters (see `isBlank`).
     public static func plainText(_ s: String, field: String, maxLength: Int) throws {
-        if s.count > maxLength {
-            throw ContractViolation(field: field, value: "(\(s.count) characters)", allowed: "at most \(maxLength) characters")
-        }
+        try length(s, field: field, maxLength: maxLength)
         if let bad = s.unicodeScalars.first(where: isForbidden) {
             throw ContractViolation(field: field, value: String(format: "U+%04X", bad.value),
                                     allowed: "text without control or direction-override characters")
+        }
+        guard hasVisibleText(s) else {
+            let shown = s.unicodeScalars.filter { $0 != " " }.prefix(3).map { String(format: "U+%04X", $0.value) }
+            throw ContractViolation(field: field, value: shown.isEmpty ? "(empty)" : "(invisible: \(shown.joined(separator: " ")))",
+                                    allowed: "1…\(maxLength) visible characters")
+        }
+    }
+
+    /// How many Unicode scalars a text may have per character of its limit: room for a base
+    /// letter with a few marks, or an emoji sequence, but not for a "zalgo" bomb of 50,000
+    /// combining marks on one letter (one character by count, megabytes to lay out).
+    public static let maxScalarsPerCharacter = 4
+
+    /// The three limits of a text of at most `maxLength` characters, cheapest first: UTF-8 bytes
+    /// (4 per scalar at most, known without reading the string), Unicode scalars
+    /// (`maxScalarsPerCharacter` × `maxLength`), then characters (grapheme clusters, the
+    /// expensive count, made only once the others bound the work).
+    public static func length(_ s: String, field: String, maxLength: Int) throws {
+        let maxScalars = maxScalarsPerCharacter * maxLength
+        let maxBytes = 4 * maxScalars
+        let allowed = "at most \(maxLength) characters (\(maxScalars) code points, \(maxBytes) bytes)"
+        let bytes = s.utf8.count
+        if bytes > maxBytes {
+            throw ContractViolation(field: field, value: "(\(bytes) bytes)", allowed: allowed)
+        }
+        let scalars = s.unicodeScalars.count
+        if scalars > maxScalars {
+            throw ContractViolation(field: field, value: "(\(scalars) code points)", allowed: allowed)
+        }
+        let characters = s.count
+        if characters > maxLength {
+            throw ContractViolation(field: field, value: "(\(characters) characters)", allowed: allowed)
+        }
+    }
+
+    /// True when `s` has at least one scalar that is not blank (see `isBlank`).
+    public static func hasVisibleText(_ s: String) -> Bool {
+        s.unicodeScalars.contains { !isBlank($0) }
+    }
+
+    /// Scalars that show nothing on their own: white space of every kind, default-ignorable code
+    /// points (zero-width spaces and joiners, variation selectors, tags, U+115F/U+1160/U+3164/
+    /// U+FFA0 Hangul fillers among them) and the braille blank U+2800, which fonts draw empty.
+    public static func isBlank(_ u: Unicode.Scalar) -> Bool {
+        if u.properties.isWhitespace || u.properties.isDefaultIgnorableCodePoint { return true }
+        switch u.value {
+        case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800: return true   // fillers, in case a Unicode version drops them from the property
+        case 0x00..<0x20, 0x7F..<0xA0: return true                 // controls show nothing either (and are refused anyway)
+        default: return false
+        }
+    }
+
+    /// The form in which two names are "the same name": compatibility-normalized (NFKC, so
+    /// full-width `Ｍｉｎａ` is `mina`), case-folded and without diacritics (`Émile`, `émile`,
+    /// `E\u{301}mile`, `EMILE` all fold to `emile`), invisible characters removed and runs of
+    /// white space read as one space, trimmed, then composed again (NFC).
+    public static func foldedName(_ s: String) -> String {
+        let folded = s.precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for u in folded.unicodeScalars {
+            if u.properties.isWhitespace || u == "\u{2800}" {
+                pendingSpace = !out.isEmpty
+            } else if !isBlank(u) {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append(u)
+            }
+        }
+        return String(out).precomposedStringWithCanonicalMapping
+    }
+
+    /// Names of the children that are not archived are unique by `foldedName`.
+    public static func uniqueChildNames(_ children: [Child]) throws {
+        var seen: [String: String] = [:]
+        for c in children where c.archivedAt == nil {
+            let key = foldedName(c.displayName)
+            if let first = seen[key] {
+                throw ContractViolation(field: "child.name", value: printable(c.displayName),
+                                        allowed: "a name no other child has, ignoring case and accents (\(printable(first)) exists)")
+            }
+            seen[key] = c.displayName
         }
     }
 
@@ -177,6 +264,10 @@ public enum Validator {
 
     /// Photo asset names: `routine-photo-<letters, digits, ->.jpg|jpeg|png`, no path separators.
     public static func photoAssetName(_ name: String) throws {
+        guard name.utf8.count <= 120 else {
+            throw ContractViolation(field: "icon.backupAssetName", value: printable(name),
+                                    allowed: "routine-photo-<id>.jpg or .png, without / or \\")
+        }
         let lower = name.lowercased()
         let ext = [".jpg", ".jpeg", ".png"].first { lower.hasSuffix($0) }
         let stem = ext.map { String(name.dropLast($0.count)) } ?? ""
@@ -260,11 +351,14 @@ public enum Validator {
         return d
     }
 
-    /// A value safe to print in an error: controls escaped, long values cut.
+    /// A value safe to print in an error: controls escaped, long values cut (after 60 code
+    /// points, so a value of a million combining marks on one letter costs no more than a short one).
     public static func printable(_ s: String) -> String {
         var out = ""
+        var taken = 0
         for u in s.unicodeScalars {
-            if out.count >= 60 { out += "…"; break }
+            if taken == 60 { out += "…"; break }
+            taken += 1
             if isForbidden(u) { out += String(format: "\\u{%X}", u.value) } else { out.unicodeScalars.append(u) }
         }
         return out

@@ -18,7 +18,7 @@ extension Store {
         }
         let child = Child(id: ids.next(), displayName: name, profile: profile, createdAt: now)
         return try write {
-            if try activeChildId(named: name) != nil { throw StoreError.childNameTaken(name) }
+            if try activeChild(sameNameAs: name) != nil { throw StoreError.childNameTaken(name) }
             try db.run("""
                 INSERT INTO children (\(Store.childColumns))
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
@@ -52,7 +52,7 @@ extension Store {
         let name = rawName.trimmingCharacters(in: .whitespaces)
         try validate { try Validator.childName(name) }
         try write {
-            if let other = try activeChildId(named: name), other != id.lowercased { throw StoreError.childNameTaken(name) }
+            if try activeChild(sameNameAs: name, except: id) != nil { throw StoreError.childNameTaken(name) }
             try db.run("UPDATE children SET display_name = ?, updated_at = ? WHERE id = ? AND archived_at IS NULL",
                        [.text(name), stamp(now), .text(id.lowercased)])
             if db.changes == 0 { throw StoreError.childNotFound(id.lowercased) }
@@ -82,8 +82,10 @@ extension Store {
         return found
     }
 
-    /// Finds the child a command means: by name (case-insensitive) or id; with no selector,
-    /// the only child of the device.
+    /// Finds the child a command means: by name or id; with no selector, the only child of the
+    /// device. Names match as `Validator.foldedName` reads them (case, accents, normalization and
+    /// invisible characters ignored); when two children's names fold alike (a database from before
+    /// names were unique that way) the name is refused as ambiguous, naming both with their ids.
     public func resolveChild(_ selector: String?) throws -> Child {
         let all = try children()
         guard let selector, !selector.isEmpty else {
@@ -91,13 +93,22 @@ extension Store {
             if all.count > 1 { throw StoreError.childAmbiguous(all.map(\.displayName)) }
             return all[0]
         }
-        if let hit = all.first(where: { $0.displayName.caseInsensitiveCompare(selector) == .orderedSame }) { return hit }
+        let wanted = Validator.foldedName(selector)
+        let hits = wanted.isEmpty ? [] : all.filter { Validator.foldedName($0.displayName) == wanted }
+        if hits.count > 1 {
+            throw StoreError.childNameAmbiguous(name: selector, children: hits.map { "\($0.displayName) (\($0.id.lowercased))" })
+        }
+        if let hit = hits.first { return hit }
         if let hit = all.first(where: { $0.id.lowercased == selector.lowercased() }) { return hit }
         throw StoreError.childNotFound(selector)
     }
 
-    private func activeChildId(named name: String) throws -> String? {
-        try db.queryFirst("SELECT id FROM children WHERE display_name = ? COLLATE NOCASE AND archived_at IS NULL", [.text(name)]) { $0.text(0) }
+    /// A child that is not archived whose name folds like `name` (SQLite's NOCASE knows only
+    /// ASCII, so the comparison is made here; a device has a handful of children).
+    private func activeChild(sameNameAs name: String, except id: UUID? = nil) throws -> Child? {
+        let wanted = Validator.foldedName(name)
+        return try db.query("SELECT \(Store.childColumns) FROM children WHERE archived_at IS NULL ORDER BY created_at, rowid", [], decodeChild)
+            .first { $0.id != id && Validator.foldedName($0.displayName) == wanted }
     }
 
     func decodeChild(_ r: Row) throws -> Child {

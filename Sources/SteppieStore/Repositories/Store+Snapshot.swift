@@ -92,9 +92,11 @@ extension Store {
         }
     }
 
-    /// The contract rules that span rows: titles, one active set per child, unique visible order.
+    /// The contract rules that span rows: children's names, titles, one active set per child,
+    /// unique visible order.
     private func validateGroups(_ snapshot: Snapshot) throws {
         try validate {
+            try Validator.uniqueChildNames(snapshot.children)
             var setsByChild: [UUID: [RoutineSet]] = [:]
             for s in snapshot.routineSets { setsByChild[s.childId, default: []].append(s) }
             for sets in setsByChild.values { try Validator.sets(ofChild: sets) }
