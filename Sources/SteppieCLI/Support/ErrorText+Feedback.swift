@@ -14,6 +14,8 @@ extension ErrorText {
             return t("cli.feedback.notice.serverBack")
         case .hapticFailed(let reason):
             return t("cli.feedback.notice.hapticFailed", ["reason": reason])
+        case .audioFailed(let call, let reason):
+            return t("cli.feedback.notice.audioFailed", ["call": call, "reason": reason])
         }
     }
 

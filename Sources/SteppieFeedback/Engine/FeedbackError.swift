@@ -17,6 +17,15 @@ public enum FeedbackError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The haptic event log could not be written.
     case hapticLog(path: String, reason: String)
 
+    /// The reason part of a failure, for notices that say it in their own sentence.
+    public var reason: String {
+        switch self {
+        case let .pulse(_, reason), let .soundFile(_, reason), let .wavFile(_, reason), let .hapticDevice(_, reason),
+             let .hapticLog(_, reason): reason
+        default: description
+        }
+    }
+
     public var description: String {
         switch self {
         case let .speech(call, code):

@@ -13,6 +13,9 @@ public enum FeedbackNotice: Equatable, Sendable, CustomStringConvertible {
     case serverBack
     /// A haptic output failed (reported once per device).
     case hapticFailed(reason: String)
+    /// A libpulse call failed while the stream was up (reported once per call until the next
+    /// stream); the audio of that call is lost, feedback goes on.
+    case audioFailed(call: String, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,8 @@ public enum FeedbackNotice: Equatable, Sendable, CustomStringConvertible {
             "PulseAudio server is back; feedback plays through it again"
         case .hapticFailed(let reason):
             "haptic output failed: \(reason)"
+        case .audioFailed(let call, let reason):
+            "PulseAudio refused \(call) (\(reason)); some feedback may not be heard, the routine goes on"
         }
     }
 }

@@ -7,6 +7,8 @@ import Foundation
 /// The stream is fed silence while idle so the sink never sleeps; a new program flushes queued
 /// silence (or less important audio) and is written at once. When the server goes away the output
 /// logs one line, sends audio to its fallback and retries connecting every `retryInterval`.
+/// Every libpulse status goes through `PulseCheck`; a failed write, flush or disconnect is told once
+/// per call as `FeedbackNotice.audioFailed` (again after a reconnection), and feedback goes on.
 ///
 /// `@unchecked Sendable`: all mutable state is touched only with the threaded mainloop's lock held
 /// (libpulse callbacks run with that lock held).
@@ -56,6 +58,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private var fallbackPrograms: [Int: ProgramHandle] = [:]
     private var timer: (any DispatchSourceTimer)?
     private var finished = false
+    private var check = PulseCheck()
+    private var reportedFailures = Set<String>()
 
     /// Connects and waits until the stream is ready; throws `FeedbackError.pulse` when no server answers.
     public init(options: Options = Options(), fallback: any AudioOutput = NullOutput(),
@@ -73,9 +77,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         mainloop = ml
         self.api = api
-        guard pa_threaded_mainloop_start(ml) == 0 else {
+        do { try check.status(pa_threaded_mainloop_start(ml), "pa_threaded_mainloop_start", context: nil) } catch {
             pa_threaded_mainloop_free(ml)
-            throw FeedbackError.pulse(call: "pa_threaded_mainloop_start", reason: "cannot start thread")
+            throw error
         }
         pa_threaded_mainloop_lock(ml)
         connect()
@@ -126,7 +130,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             let onlySilenceQueued = pending.queued == 0 && pending.audibleUntil <= pending.written - Int64(chunkBytes / 2)
             if interrupt || onlySilenceQueued {
                 pending.clear()
-                releaseOperation(pa_stream_flush(stream, nil, nil))
+                checked { try check.operation(pa_stream_flush(stream, nil, nil), "pa_stream_flush", context: context) }
             }
             let start = pending.end
             let marker = SampleMarker(id: nextId, position: start)
@@ -169,7 +173,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             guard link == .ready, let stream else { return nil }
             var usec: pa_usec_t = 0
             var negative: Int32 = 0
-            guard pa_stream_get_latency(stream, &usec, &negative) == 0 else { return nil }
+            // Not a notice: before the first timing update this fails with PA_ERR_NODATA by design.
+            guard (try? check.status(pa_stream_get_latency(stream, &usec, &negative), "pa_stream_get_latency", context: context)) != nil
+            else { return nil }
             return negative != 0 ? 0 : Double(usec) / 1_000_000
         }
     }
@@ -192,7 +198,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let result = withOptionalCString(options.server) { server in
             pa_context_connect(ctx, server, PA_CONTEXT_NOAUTOSPAWN, nil)
         }
-        if result < 0 { linkLost(ctx, reason: String(cString: pa_strerror(pa_context_errno(ctx)))) }
+        // A failed connection is the outage the server notices tell (missing, lost), with this reason.
+        do { try check.status(result, "pa_context_connect", context: ctx) } catch { linkLost(ctx, reason: error.reason) }
     }
 
     private func contextChanged(_ ctx: OpaquePointer) {
@@ -201,7 +208,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if state == PA_CONTEXT_READY {
             openStream(ctx)
         } else if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-            linkLost(ctx, reason: String(cString: pa_strerror(pa_context_errno(ctx))))
+            linkLost(ctx, reason: PulseCheck.reason(code: nil, context: ctx))
         }
         pa_threaded_mainloop_signal(mainloop, 0)
     }
@@ -209,7 +216,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private func openStream(_ ctx: OpaquePointer) {
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(SampleFormat.rate), channels: 1)
         guard let s = pa_stream_new(ctx, "steppie feedback", &spec, nil) else {
-            linkLost(ctx, reason: "pa_stream_new: " + String(cString: pa_strerror(pa_context_errno(ctx)))); return
+            linkLost(ctx, reason: "pa_stream_new: " + PulseCheck.reason(code: nil, context: ctx)); return
         }
         stream = s
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -231,7 +238,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         let result = withOptionalCString(options.sink) { sink in
             pa_stream_connect_playback(s, sink, &attr, flags, nil, nil)
         }
-        if result < 0 { linkLost(ctx, reason: "pa_stream_connect_playback: " + String(cString: pa_strerror(result))) }
+        do { try check.status(result, "pa_stream_connect_playback", context: ctx) } catch {
+            linkLost(ctx, reason: "pa_stream_connect_playback: " + error.reason)
+        }
     }
 
     private func streamChanged(_ s: OpaquePointer) {
@@ -240,11 +249,12 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if state == PA_STREAM_READY {
             link = .ready
             pending.clear()
+            reportedFailures.removeAll()   // a new stream: its failures are worth a line again
             if outage { log(.serverBack) }
             outage = false
             everReady = true
         } else if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED {
-            linkLost(ctx, reason: String(cString: pa_strerror(pa_context_errno(ctx))))
+            linkLost(ctx, reason: PulseCheck.reason(code: nil, context: ctx))
         }
         pa_threaded_mainloop_signal(mainloop, 0)
     }
@@ -265,7 +275,9 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         if let s = stream {
             pa_stream_set_state_callback(s, nil, nil)
             pa_stream_set_write_callback(s, nil, nil)
-            if pa_stream_get_state(s) == PA_STREAM_READY { pa_stream_disconnect(s) }
+            if pa_stream_get_state(s) == PA_STREAM_READY {
+                checked { try check.status(pa_stream_disconnect(s), "pa_stream_disconnect", context: context) }
+            }
             pa_stream_unref(s)
             stream = nil
         }
@@ -327,7 +339,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_stream_write(stream, raw.baseAddress, raw.count, nil, 0, PA_SEEK_RELATIVE)
         }
         let now = Monotonic.now()
-        guard result == 0 else { return }
+        // A chunk that was not written is lost (its markers get no write time); the next one is tried.
+        guard checked({ try check.status(result, "pa_stream_write", context: context) }) else { return }
         for marker in covered { _ = stamp(marker, now: now) }
     }
 
@@ -338,8 +351,24 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         return marker
     }
 
-    private func releaseOperation(_ op: OpaquePointer?) {
-        if let op { pa_operation_unref(op) }
+    /// Runs a libpulse check; a failure is told once per call (until the next stream) and never
+    /// stops feedback. Returns whether the call succeeded.
+    @discardableResult
+    private func checked(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch {
+            // PulseCheck throws only FeedbackError.pulse; say anything else the same way.
+            let (call, reason) = if case FeedbackError.pulse(let call, let reason) = error { (call, reason) } else { ("libpulse", "\(error)") }
+            if reportedFailures.insert(call).inserted { log(.audioFailed(call: call, reason: reason)) }
+            return false
+        }
+    }
+
+    /// Test seam: makes the named calls fail with the given negative libpulse codes from now on.
+    func injectFailures(_ calls: [String: Int32]) {
+        locked { check.injected = calls }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
