@@ -8,5 +8,7 @@ scripts/deps.sh
 swift build -c release --product steppie
 bin=.build/release/steppie
 
-"$bin" init >/dev/null
+# First run only: `today` only looks (it never creates a database), and `init` on a database
+# with a guardian PIN is a guardian command.
+"$bin" today >/dev/null 2>&1 || "$bin" init >/dev/null || true
 exec "$bin" child "$@"

@@ -52,3 +52,36 @@ int cterminal_read_hidden_line(int fd, char *buffer, int capacity) {
     tcsetattr(fd, TCSAFLUSH, &before);
     return ended ? -1 : length;
 }
+
+#include <signal.h>
+#include <string.h>
+
+// The crash guard: on a fatal signal, put the terminal back, say one line, and die by the same
+// signal. It replaces the Swift runtime's backtracer handlers, which would draw a backtrace over
+// the child's screen and may wait for a key press.
+static int guard_fd_out = -1;
+static const char *guard_message = "steppie: child mode stopped unexpectedly.\n";
+static const char guard_reset[] = "\x1b[?25h\x1b[?1049l";
+
+static void crash_guard(int sig) {
+    if (saved_valid) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    if (guard_fd_out >= 0) { ssize_t r = write(guard_fd_out, guard_reset, sizeof guard_reset - 1); (void)r; }
+    ssize_t r = write(STDERR_FILENO, guard_message, strlen(guard_message)); (void)r;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+int cterminal_install_crash_guard(int screen_fd, const char *message) {
+    guard_fd_out = screen_fd;
+    if (message) guard_message = strdup(message);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = crash_guard;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS };
+    for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+        if (sigaction(fatal[i], &sa, NULL) != 0) return -1;
+    }
+    return 0;
+}

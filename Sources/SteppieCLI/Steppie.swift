@@ -2,6 +2,7 @@ import Foundation
 import SteppieCore
 import SteppieLocalization
 import SteppieStore
+import SteppieFiles
 
 /// The `steppie` program: parse, validate, run one command, and map the outcome to an exit status
 /// (0 success, 1 runtime error, 64 usage error).
@@ -18,12 +19,13 @@ public enum Steppie {
         .merging(backupHandlers) { a, _ in a }
 
     static let basicHandlers: [String: Handler] = [
-        "init": InitCommand.run,
-        "routines": TodayCommands.routines,
-        "today": TodayCommands.today,
+        // On a database that has a PIN, init adds children and sets: guardian work.
+        "init": GuardianAccess.changing(InitCommand.run),
+        "routines": GuardianAccess.looking(TodayCommands.routines),
+        "today": GuardianAccess.looking(TodayCommands.today),
         "complete": TodayCommands.complete,
         "undo": TodayCommands.undo,
-        "icons": TodayCommands.icons,
+        "icons": GuardianAccess.looking(TodayCommands.icons),
         "child": ChildCommand.run,
         "l10n check": L10nCommands.check,
         "l10n show": L10nCommands.show,
@@ -33,17 +35,12 @@ public enum Steppie {
 
     /// Runs the process's command line in the live environment.
     public static func main() -> Int32 {
+        // A closed pipe must be an error value (EPIPE) that ends the command with one line, not
+        // a signal that kills it silently mid-write.
+        Descriptor.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        do {
-            return run(arguments, in: try CLIEnvironment.live(arguments: arguments))
-        } catch let usage as UsageError {
-            let env = CLIEnvironment(variables: ProcessInfo.processInfo.environment, console: .standard(), clock: RunningClock(),
-                                     timeZone: .current, dataDirectory: nil, executablePath: "")
-            return run(arguments, in: env, startupError: usage)
-        } catch {
-            FileHandle.standardError.write(Data("steppie: \(error)\n".utf8))
-            return exitFailure
-        }
+        let (env, problem) = CLIEnvironment.live(arguments: arguments)
+        return run(arguments, in: env, startupError: problem)
     }
 
     /// Runs one command line in `env`.
@@ -66,6 +63,7 @@ public enum Steppie {
         let invocation: Invocation
         do {
             invocation = try CommandTree.parser.parse(arguments)
+            if !invocation.wantsHelp { try CommandTree.parser.checkPaths(invocation) }
         } catch {
             env.console.error(ErrorText.usage(error, text))
             env.console.error(text("cli.error.seeHelp", ["command": (["steppie"] + error.path).joined(separator: " ")]))
@@ -73,22 +71,35 @@ public enum Steppie {
         }
         if invocation.wantsHelp {
             env.console.write(Help.render(path: invocation.path, text: text))
-            return 0
+            return finish(0, env.console, text)
         }
         guard let handler = handlers[invocation.path.joined(separator: " ")] else {
             env.console.write(Help.render(path: invocation.path, text: text))
             return exitUsage
         }
         let context = Context(env: env, invocation: invocation, text: text)
+        let status: Int32
         do {
-            return try handler(context)
+            status = try handler(context)
         } catch let usage as UsageError {
             env.console.error(ErrorText.usage(usage, text))
-            return exitUsage
+            status = exitUsage
         } catch {
             env.console.error(ErrorText.runtime(error, text))
-            return exitFailure
+            status = exitFailure
         }
+        return finish(status, env.console, text)
+    }
+
+    /// The exit status once the output is accounted for: a command whose output could not be
+    /// written failed, whatever it did, and says so in one line on the other stream.
+    static func finish(_ status: Int32, _ console: Console, _ text: Messages) -> Int32 {
+        guard let failure = console.outputFailure else { return status }
+        if failure.standardOutput {
+            console.error("steppie: " + text("cli.error.outputFailed", ["target": text("file.target.standardOutput"),
+                                                                      "reason": ErrorText.reason(failure.error, text)]))
+        }
+        return status == 0 ? exitFailure : status
     }
 
     /// The language of the command's own text: `--locale`, then the system locale, then Korean.

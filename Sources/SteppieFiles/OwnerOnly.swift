@@ -140,3 +140,36 @@ public enum OwnerOnly {
         .system(path: path, operation: operation, errno: e, reason: String(cString: strerror(e)))
     }
 }
+
+/// Which file a path names right now (device and inode): a path whose identity changed was
+/// replaced, and one with none was deleted.
+public struct FileIdentity: Hashable, Sendable {
+    public let device: UInt64
+    public let inode: UInt64
+
+    /// The identity of what `path` names now, or nil when nothing is there.
+    public init?(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+    }
+}
+
+extension OwnerOnly {
+    /// The first `count` bytes of a regular file (fewer when it is shorter); nil when unreadable.
+    public static func head(of path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, count - filled) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(buffer.prefix(filled))
+    }
+}

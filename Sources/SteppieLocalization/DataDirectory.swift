@@ -65,7 +65,7 @@ public enum DataDirectory {
         }
     }
 
-    static func hasDirectory(_ name: String, in folder: URL) -> Bool {
+    public static func hasDirectory(_ name: String, in folder: URL) -> Bool {
         var isDirectory: ObjCBool = false
         let path = folder.appendingPathComponent(name, isDirectory: true).path
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue

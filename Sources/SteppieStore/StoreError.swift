@@ -1,4 +1,5 @@
 import SteppieCore
+import SteppieFiles
 
 /// What the store refuses, as values a front end can translate into the user's language.
 public enum StoreError: Error, Equatable, Sendable {
@@ -21,4 +22,20 @@ public enum StoreError: Error, Equatable, Sendable {
     case dayChanged
     case corruptRow(table: String, id: String, reason: String)
     case fileSystem(path: String, reason: String)
+    /// A file operation around the database was refused (not a regular file, permissions).
+    case file(FileRefusal)
+    /// A command that only looks found no database there (it never creates one).
+    case databaseMissing(path: String)
+    /// The file is not a Steppie database (another program's SQLite file, or not SQLite at all):
+    /// refused untouched rather than initialised over.
+    case foreignFile(path: String)
+    /// The database file was replaced, moved or deleted, or its WAL deleted, while this process
+    /// had it open: a write now would vanish, so it is refused.
+    case databaseReplaced(path: String)
+}
+
+/// Something the store did that a front end should tell the user, without failing.
+public enum StoreNotice: Equatable, Sendable {
+    /// A file or folder readable by others was made owner-only; `from` is its old mode.
+    case permissionsTightened(path: String, from: UInt32)
 }

@@ -32,7 +32,7 @@ final class CLIHarness {
     func run(_ args: [String], locale: String = "en", variables: [String: String] = [:],
              readLine: @escaping @Sendable () -> String? = { nil }) -> Result {
         let (console, captured) = Console.capturing()
-        let env = CLIEnvironment(variables: variables, console: console, clock: clock, timeZone: zone,
+        let env = CLIEnvironment(variables: variables, console: console, clock: clock, secureClock: ManualSecureClock.following(clock), timeZone: zone,
                                  dataDirectory: CLIHarness.repository, executablePath: "", readLine: readLine)
         var full = args
         if !args.contains("--db") { full += ["--db", db] }

@@ -31,7 +31,8 @@ import SteppieStore
         #expect(usage.err.contains("unknown option --kid"))
         let runtime = h.run(["today"])
         #expect(runtime.status == 1)
-        #expect(runtime.err == "steppie: no children yet; start with: steppie init --child NAME\n")
+        #expect(runtime.err.hasPrefix("steppie: there is no Steppie database at "))
+        #expect(runtime.err.hasSuffix("; run `steppie init` to create one.\n"))
         let badId = h.run(["complete", "not-a-uuid"])
         #expect(badId.status == 64 && badId.err.contains("\"not-a-uuid\""))
     }

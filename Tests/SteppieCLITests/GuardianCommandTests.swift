@@ -34,9 +34,9 @@ import SteppieStore
         h.clock.advance(by: 179)
         #expect(h.run(["children", "add", "Joon"]).status == 0)          // extends to +359 s
         h.clock.advance(by: 179)
-        #expect(h.run(["children", "list"]).status == 0)                  // a looking command extends too
-        #expect(h.run(["guardian", "status"]).out.contains("on (180 s left without use)"))
-        h.clock.advance(by: 180)
+        #expect(h.run(["children", "list"]).status == 0)                  // a looking command does not extend it
+        #expect(h.run(["guardian", "status"]).out.contains("on (1 s left without use)"))
+        h.clock.advance(by: 1)
         #expect(h.run(["children", "rename", "Joon", "Jun"]).status == 1)
         #expect(h.run(["guardian", "status"]).out == "PIN: set\nGuardian mode: off\n")
         #expect(try Store(path: h.db, timeZone: h.zone).children().map(\.displayName) == ["Mina", "Joon"])
@@ -77,8 +77,10 @@ import SteppieStore
         #expect(wrong.status == 1 && wrong.err.contains("not right"))
         let short = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["8361", "12a"])
         #expect(short.status == 1 && short.err == "steppie: pin cannot be (3 characters); allowed: exactly 4 digits 0-9\n")
-        // The right current PIN turned guardian mode on: now only the new PIN is read.
-        let ok = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["2468"])
+        // The right current PIN turned guardian mode on, yet changing the PIN still asks for it.
+        let noCurrent = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["2468"])
+        #expect(noCurrent.status == 1 && noCurrent.err.contains("not right"))
+        let ok = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["8361", "2468"])
         #expect(ok.status == 0 && ok.out.hasPrefix("PIN changed.\nRecovery code: "))
         #expect(h.run(["guardian", "lock"]).status == 0)
         #expect(h.run(["guardian", "unlock", "--pin-stdin"], input: ["2468"]).status == 0)

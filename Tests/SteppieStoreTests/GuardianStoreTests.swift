@@ -11,7 +11,7 @@ import SteppieSecurity
         let hasher = try PasswordHasher()
         let pin = "7391"
         let code = "604218"
-        try f.store.setGuardianSecrets(pinHash: try hasher.hash(pin), recoveryCodeHash: try hasher.hash(code), at: f.now)
+        try f.store.setGuardianSecrets(pinHash: try hasher.hash(pin), recoveryCodeHash: try hasher.hash(code), at: f.secure)
         let raw = try f.rawConnection()
         let hashes = try raw.queryFirst("SELECT guardian_pin_hash, recovery_code_hash FROM device_settings") { ($0.text(0), $0.text(1)) }
         #expect(hashes?.0.hasPrefix("$argon2id$") == true)
@@ -33,13 +33,13 @@ import SteppieSecurity
                 #expect(bytes.range(of: Data(code.utf8)) == nil)
             }
         }
-        #expect(try f.store.guardianState() == GuardianState(hasPin: true, hasRecoveryCode: true, failedAttempts: 0, lockedUntil: nil, unlockedUntil: nil))
+        #expect(try f.store.guardianState() == GuardianState(hasPin: true, hasRecoveryCode: true, failedAttempts: 0, lock: nil, session: nil))
     }
 
     @Test func plainSecretsAreRefusedWithoutEchoingThem() throws {
         let f = try StoreFixture()
         #expect(throws: StoreError.invalid(ContractViolation(field: "pin", value: "(not a hash)", allowed: "an argon2id hash ($argon2id$…)"))) {
-            try f.store.setGuardianSecrets(pinHash: "1234", recoveryCodeHash: nil, at: f.now)
+            try f.store.setGuardianSecrets(pinHash: "1234", recoveryCodeHash: nil, at: f.secure)
         }
         #expect(try f.store.guardianState().hasPin == false)
     }
@@ -47,86 +47,129 @@ import SteppieSecurity
     @Test func unlockLocksAfterFiveFailuresAndResetsOnSuccess() throws {
         let f = try StoreFixture()
         let hasher = try PasswordHasher()
-        try f.store.setGuardianSecrets(pinHash: try hasher.hash("1111"), recoveryCodeHash: nil, at: f.now)
-        let clock = ManualWallClock(f.now)
+        let clock = ManualSecureClock(wall: f.now)
+        try f.store.setGuardianSecrets(pinHash: try hasher.hash("1111"), recoveryCodeHash: nil, at: clock.now())
         for n in 1...4 {
-            #expect(try f.store.attemptUnlock(at: clock.now()) { hasher.verify("2222", against: $0) } == .rejected(failedAttempts: n, lockedUntil: nil))
+            #expect(try f.store.attemptUnlock(at: clock.now()) { hasher.verify("2222", against: $0) } == .rejected(failedAttempts: n, lockSeconds: nil))
         }
         let fifth = try f.store.attemptUnlock(at: clock.now()) { hasher.verify("2222", against: $0) }
-        #expect(fifth == .rejected(failedAttempts: 5, lockedUntil: clock.now().addingTimeInterval(30)))
+        #expect(fifth == .rejected(failedAttempts: 5, lockSeconds: 30))
         // Locked: even the right PIN is not checked.
+        clock.advance(by: 29)
         var checked = false
-        let locked = try f.store.attemptUnlock(at: clock.now().addingTimeInterval(29)) { checked = true; return hasher.verify("1111", against: $0) }
-        guard case .lockedOut = locked else { Issue.record("expected lockedOut, got \(locked)"); return }
+        let locked = try f.store.attemptUnlock(at: clock.now()) { checked = true; return hasher.verify("1111", against: $0) }
+        #expect(locked == .lockedOut(seconds: 1))
         #expect(!checked)
-        clock.advance(by: 30)
+        clock.advance(by: 1)
         let sixth = try f.store.attemptUnlock(at: clock.now()) { _ in false }
-        #expect(sixth == .rejected(failedAttempts: 6, lockedUntil: clock.now().addingTimeInterval(60)))
+        #expect(sixth == .rejected(failedAttempts: 6, lockSeconds: 60))
         clock.advance(by: 60)
         let ok = try f.store.attemptUnlock(at: clock.now()) { hasher.verify("1111", against: $0) }
-        #expect(ok == .accepted(unlockedUntil: clock.now().addingTimeInterval(180)))
+        #expect(ok == .accepted(sessionSeconds: 180))
         let state = try f.store.guardianState()
         #expect(state.failedAttempts == 0)
-        #expect(state.lockedUntil == nil)
-        #expect(state.isUnlocked(now: clock.now()))
+        #expect(state.lock == nil)
+        #expect(state.isUnlocked(at: clock.now()))
+    }
+
+    @Test func aWallClockJumpNeitherShortensNorStretchesTheLock() throws {
+        let f = try StoreFixture()
+        let clock = ManualSecureClock(wall: f.now)
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: clock.now())
+        for _ in 1...5 { _ = try f.store.attemptUnlock(at: clock.now()) { _ in false } }
+        // The wall clock jumps a century ahead: the boot clock still says 30 s are left.
+        clock.setWall(f.now.addingTimeInterval(100 * 365 * 86400))
+        #expect(try f.store.attemptUnlock(at: clock.now()) { _ in true } == .lockedOut(seconds: 30))
+        // And a century back: still 30 s, not a century.
+        clock.setWall(f.now.addingTimeInterval(-100 * 365 * 86400))
+        #expect(try f.store.guardianState().lockRemaining(at: clock.now()) == 30)
+        clock.advance(by: 30)
+        #expect(try f.store.attemptUnlock(at: clock.now()) { _ in true } == .accepted(sessionSeconds: 180))
+    }
+
+    @Test func afterARebootTheLockRunsOnTheWallClockCappedAndTheSessionEnds() throws {
+        let f = try StoreFixture()
+        let clock = ManualSecureClock(wall: f.now)
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: clock.now())
+        _ = try f.store.attemptUnlock(at: clock.now()) { _ in true }
+        #expect(try f.store.guardianState().isUnlocked(at: clock.now()))
+        for _ in 1...5 { _ = try f.store.attemptUnlock(at: clock.now()) { _ in false } }
+        clock.reboot(bootId: "second-boot", after: 10)
+        // The session does not survive a reboot; the lock has 20 s left by the wall clock.
+        #expect(try !f.store.guardianState().isUnlocked(at: clock.now()))
+        #expect(try f.store.guardianState().lockRemaining(at: clock.now()) == 20)
+        // A wall clock set back a year after the reboot still leaves at most the 30 s lock.
+        clock.setWall(f.now.addingTimeInterval(-365 * 86400))
+        #expect(try f.store.guardianState().lockRemaining(at: clock.now()) == 30)
     }
 
     @Test func backoffSurvivesReopeningTheDatabase() throws {
         let f = try StoreFixture()
-        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.now)
-        for _ in 1...5 { _ = try f.store.attemptUnlock(at: f.now) { _ in false } }
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.secure)
+        for _ in 1...5 { _ = try f.store.attemptUnlock(at: f.secure) { _ in false } }
         let reopened = try Store(path: f.path, timeZone: f.zone)
-        let again = try reopened.attemptUnlock(at: f.now.addingTimeInterval(10)) { _ in true }
-        guard case .lockedOut = again else { Issue.record("expected lockedOut, got \(again)"); return }
+        let later = SecureInstant(wall: f.now.addingTimeInterval(10), boot: BootTime(id: "test-boot", seconds: 1010))
+        let again = try reopened.attemptUnlock(at: later) { _ in true }
+        #expect(again == .lockedOut(seconds: 20))
     }
 
     @Test func noPinMeansNotSet() throws {
         let f = try StoreFixture()
-        #expect(try f.store.attemptUnlock(at: f.now) { _ in true } == .notSet)
+        #expect(try f.store.attemptUnlock(at: f.secure) { _ in true } == .notSet)
     }
 
     @Test func guardianModeEndsAfterThreeIdleMinutes() throws {
         let f = try StoreFixture()
-        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.now)
-        let clock = ManualWallClock(f.now)
+        let clock = ManualSecureClock(wall: f.now)
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: clock.now())
         _ = try f.store.attemptUnlock(at: clock.now()) { _ in true }
         clock.advance(by: 170)
-        #expect(try f.store.touchGuardianSession(at: clock.now()) == clock.now().addingTimeInterval(180))
+        #expect(try f.store.touchGuardianSession(at: clock.now()) == SecureDeadline(after: 180, from: clock.now()))
         clock.advance(by: 179)
-        #expect(try f.store.guardianState().isUnlocked(now: clock.now()))
+        #expect(try f.store.guardianState().isUnlocked(at: clock.now()))
         clock.advance(by: 1)
-        #expect(try !f.store.guardianState().isUnlocked(now: clock.now()))
+        #expect(try !f.store.guardianState().isUnlocked(at: clock.now()))
         #expect(try f.store.touchGuardianSession(at: clock.now()) == nil)
-        #expect(try f.store.guardianState().unlockedUntil == nil)
+        #expect(try f.store.guardianState().session == nil)
+    }
+
+    @Test func aWallClockSetBackDoesNotStretchTheSession() throws {
+        let f = try StoreFixture()
+        let clock = ManualSecureClock(wall: f.now)
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: clock.now())
+        _ = try f.store.attemptUnlock(at: clock.now()) { _ in true }
+        clock.advance(by: 180)
+        clock.setWall(f.now.addingTimeInterval(-3600))
+        #expect(try !f.store.guardianState().isUnlocked(at: clock.now()))
     }
 
     @Test func lockEndsGuardianModeAtOnce() throws {
         let f = try StoreFixture()
-        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.now)
-        _ = try f.store.attemptUnlock(at: f.now) { _ in true }
-        try f.store.lockGuardian(at: f.now)
-        #expect(try !f.store.guardianState().isUnlocked(now: f.now))
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.secure)
+        _ = try f.store.attemptUnlock(at: f.secure) { _ in true }
+        try f.store.lockGuardian(at: f.secure)
+        #expect(try !f.store.guardianState().isUnlocked(at: f.secure))
     }
 
     @Test func recoveryReplacesBothSecrets() throws {
         let f = try StoreFixture()
         let hasher = try PasswordHasher()
-        try f.store.setGuardianSecrets(pinHash: try hasher.hash("1111"), recoveryCodeHash: try hasher.hash("123456"), at: f.now)
+        try f.store.setGuardianSecrets(pinHash: try hasher.hash("1111"), recoveryCodeHash: try hasher.hash("123456"), at: f.secure)
         let newPin = try hasher.hash("2468"), newCode = try hasher.hash("654321")
-        let wrong = try f.store.recover(at: f.now, newPinHash: newPin, newRecoveryCodeHash: newCode) { hasher.verify("000000", against: $0) }
-        #expect(wrong == .rejected(failedAttempts: 1, lockedUntil: nil))
-        let right = try f.store.recover(at: f.now, newPinHash: newPin, newRecoveryCodeHash: newCode) { hasher.verify("123456", against: $0) }
-        #expect(right == .accepted(unlockedUntil: f.now.addingTimeInterval(180)))
-        #expect(try f.store.attemptUnlock(at: f.now) { hasher.verify("2468", against: $0) } == .accepted(unlockedUntil: f.now.addingTimeInterval(180)))
+        let wrong = try f.store.recover(at: f.secure, newPinHash: newPin, newRecoveryCodeHash: newCode) { hasher.verify("000000", against: $0) }
+        #expect(wrong == .rejected(failedAttempts: 1, lockSeconds: nil))
+        let right = try f.store.recover(at: f.secure, newPinHash: newPin, newRecoveryCodeHash: newCode) { hasher.verify("123456", against: $0) }
+        #expect(right == .accepted(sessionSeconds: 180))
+        #expect(try f.store.attemptUnlock(at: f.secure) { hasher.verify("2468", against: $0) } == .accepted(sessionSeconds: 180))
         // The old code no longer works.
-        let reuse = try f.store.recover(at: f.now, newPinHash: newPin, newRecoveryCodeHash: newCode) { hasher.verify("123456", against: $0) }
-        #expect(reuse == .rejected(failedAttempts: 1, lockedUntil: nil))
+        let reuse = try f.store.recover(at: f.secure, newPinHash: newPin, newRecoveryCodeHash: newCode) { hasher.verify("123456", against: $0) }
+        #expect(reuse == .rejected(failedAttempts: 1, lockSeconds: nil))
     }
 
     @Test func twoConnectionsRacingAttemptsAreBothHeldToTheBackoff() throws {
         let f = try StoreFixture()
-        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.now)
-        let path = f.path, zone = f.zone, now = f.now
+        try f.store.setGuardianSecrets(pinHash: try PasswordHasher().hash("1111"), recoveryCodeHash: nil, at: f.secure)
+        let path = f.path, zone = f.zone, now = f.secure
         let outcomes = Mutex<[GuardianAttempt]>([])
         let failures = Mutex<[String]>([])
         // Two stores (two connections, as two processes would have) fire 15 wrong PINs each at the same instant.

@@ -7,13 +7,13 @@ import SteppieCore
     @Test func freshDatabaseIsMigratedOnceAndRecordsTheMigrationId() throws {
         let f = try StoreFixture()
         let db = try f.rawConnection()
-        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings"])
-        #expect(try db.queryFirst("PRAGMA user_version") { $0.int(0) } == 2)
+        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock"])
+        #expect(try db.queryFirst("PRAGMA user_version") { $0.int(0) } == 3)
         #expect(try db.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(try db.queryFirst("PRAGMA foreign_keys") { $0.int(0) } == 1)
         // Opening again changes nothing.
         _ = try Store(path: f.path, timeZone: f.zone)
-        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings"])
+        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock"])
     }
 
     @Test func aDatabaseFromANewerProgramIsRefused() throws {

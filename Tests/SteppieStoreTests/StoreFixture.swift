@@ -22,6 +22,8 @@ final class StoreFixture {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     var today: LocalDay { LocalDay(now, in: zone) }
+    /// `now` on the guardian's clock (one boot, 1000 s after it started).
+    var secure: SecureInstant { SecureInstant(wall: now, boot: BootTime(id: "test-boot", seconds: 1000)) }
 
     /// A child with an active morning set.
     func childWithMorning(_ name: String = "Mina") throws -> Child {

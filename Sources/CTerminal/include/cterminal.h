@@ -16,4 +16,10 @@ void cterminal_restore(int fd);
 /// Returns the length, or -1 when `fd` is not a terminal or at end of input.
 int cterminal_read_hidden_line(int fd, char *buffer, int capacity);
 
+/// Replaces the handlers of fatal signals (SEGV, BUS, ILL, TRAP, FPE, ABRT, SYS), including the
+/// Swift backtracer's: the terminal mode saved by `cterminal_enter_raw` is restored, the screen on
+/// `screen_fd` (-1: none) leaves the alternate buffer, `message` goes to standard error, and the
+/// process dies by the same signal. Returns 0 on success.
+int cterminal_install_crash_guard(int screen_fd, const char *message);
+
 #endif

@@ -21,12 +21,13 @@ enum ChildCommand {
             // One line per kind of fault, not one per press.
             if reported.insert(fault).inserted { c.console.error(c.text("cli.child.fault", ["reason": fault])) }
         }
+        events?.onFailure = { report(c.text("cli.child.eventsFailed", ["reason": ErrorText.reason($0, c.text)])) }
         // Status lines go to standard output unless a screen or the JSON events are there.
         let (player, closeOutput) = try ChildFeedback.makePlayer(c, child: child, locale: locale,
                                                                  quiet: interactive || c.invocation.value("--events") == "-", report: report)
         defer { closeOutput() }
         let runtime = try ChildModeRuntime(store: store, child: child, clock: c.env.clock, player: player, events: events)
-        runtime.onFault = report
+        runtime.onFault = { report(ErrorText.line($0, c.text)) }
         let screen = ChildScreen(text: c.text, locale: locale, color: c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
         let loop = ChildLoop(runtime: runtime, screen: screen, keys: keys, interactive: interactive, context: c,
                              hasPin: (try store.deviceSettings())?.guardianPinHash != nil)

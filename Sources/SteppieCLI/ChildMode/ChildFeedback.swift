@@ -23,7 +23,7 @@ enum ChildFeedback {
     /// other PIN attempt.
     static func verifyPin(_ pin: String, _ c: Context) -> Bool {
         guard (try? Validator.pin(pin)) != nil, let store = try? c.store(), let hasher = try? PasswordHasher(),
-              let attempt = try? store.attemptUnlock(at: c.now, verify: { hasher.verify(pin, against: $0) }) else { return false }
+              let attempt = try? store.attemptUnlock(at: c.secureNow, verify: { hasher.verify(pin, against: $0) }) else { return false }
         if case .accepted = attempt { return true }
         return false
     }

@@ -32,6 +32,7 @@ final class ChildLoop {
 
     func run() throws -> Int32 {
         installSignalHandlers()
+        _ = cterminal_install_crash_guard(interactive ? STDOUT_FILENO : -1, "steppie: " + c.text("cli.child.crashed") + "\n")
         if interactive {
             _ = cterminal_enter_raw(STDIN_FILENO)
             c.console.write("\u{1B}[?1049h\u{1B}[?25l")
@@ -148,8 +149,13 @@ final class ChildLoop {
         c.console.write("\u{1B}[H" + frame.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
     }
 
+    /// Every catchable signal that would end the process ends child mode through the loop instead,
+    /// so the terminal is restored (SIGPIPE is ignored for the whole process: a closed pipe is a
+    /// write error, see `Descriptor.ignoreBrokenPipe`).
+    static let stopSignals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+
     private func installSignalHandlers() {
-        for sig in [SIGTERM, SIGHUP, SIGINT] {
+        for sig in Self.stopSignals {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             let flag = stop

@@ -16,7 +16,7 @@ public final class ChildModeRuntime {
     private var dataVersion: Int
     private var lastTick: Date
     /// Called with a fault the first time it happens (e.g. the database turned read-only).
-    public var onFault: (String) -> Void = { _ in }
+    public var onFault: (any Error) -> Void = { _ in }
 
     public init(store: Store, child: Child, clock: any WallClock, player: any CuePlayer, events: EventLog?) throws {
         self.store = store
@@ -58,12 +58,18 @@ public final class ChildModeRuntime {
     public var nextDeadline: Date? { undoTimer }
 
     private func reloadIfChanged(now: Date) {
+        // A replaced database file (or a deleted WAL) would swallow every later save: say so now;
+        // each save is refused by the store and shown as not saved.
+        do { try store.checkFileIdentity() } catch {
+            onFault(error)
+            return
+        }
         // data_version changes only with other connections' commits, never with our own saves.
         guard let version = try? store.dataVersion(), version != dataVersion else { return }
         dataVersion = version
         player.dataChanged()
         do {
-            if let fresh = try? store.child(id: child.id), fresh != child {
+            if let fresh = try current(), fresh != child {
                 child = fresh
                 state.undoDurationSeconds = fresh.profile.undoDurationSeconds
                 state.leadTimes = fresh.profile.notificationLeadTimes
@@ -73,8 +79,17 @@ public final class ChildModeRuntime {
             }
             send(.planChanged(try store.today(childId: child.id, day: LocalDay(now, in: store.timeZone)), now: now))
         } catch {
-            onFault(String(describing: error))
+            onFault(error)
         }
+    }
+
+    /// The child as stored now: by id, or — when a restore by another process replaced the
+    /// children (a phone backup gets new ids) — the child of the same name, or the only child.
+    private func current() throws -> Child? {
+        if let same = try? store.child(id: child.id) { return same }
+        if let named = try? store.resolveChild(child.displayName) { return named }
+        let all = try store.children()
+        return all.count == 1 ? all[0] : nil
     }
 
     /// One event through the reducer, then its effects, then any events those produced.
@@ -96,7 +111,7 @@ public final class ChildModeRuntime {
                 let log = try store.complete(childId: child.id, routineId: routineId, day: day, at: at)
                 return [.completionSaved(log, now: clock.now())]
             } catch {
-                onFault(String(describing: error))
+                onFault(error)
                 return [.completionFailed(now: clock.now())]
             }
         case .persistUndo(let logId, _, let day, let at):
@@ -104,14 +119,14 @@ public final class ChildModeRuntime {
                 let log = try store.undoCompletion(logId: logId, day: day, at: at, windowSeconds: state.undoDurationSeconds)
                 return [.undoSaved(log, now: clock.now())]
             } catch {
-                onFault(String(describing: error))
+                onFault(error)
                 return [.undoFailed(now: clock.now())]
             }
         case .reloadPlan(let day):
             do {
                 return [.planChanged(try store.today(childId: child.id, day: day), now: clock.now())]
             } catch {
-                onFault(String(describing: error))
+                onFault(error)
                 return []
             }
         case .startUndoTimer(let at):

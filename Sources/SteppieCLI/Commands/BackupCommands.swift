@@ -59,7 +59,7 @@ enum BackupCommands {
         let pin = try SecretReader(c).read("guardian.pin.prompt")
         try Validator.pin(pin)
         let hasher = try PasswordHasher()
-        _ = try GuardianCommands.accepted(store.attemptUnlock(at: c.now) { hasher.verify(pin, against: $0) }, kind: .pin, now: c.now)
+        try GuardianCommands.accepted(store.attemptUnlock(at: c.secureNow) { hasher.verify(pin, against: $0) }, kind: .pin)
         return true
     }
 

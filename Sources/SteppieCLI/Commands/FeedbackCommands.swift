@@ -1,4 +1,5 @@
 import Foundation
+import SteppieFiles
 import SteppieCore
 import SteppieFeedback
 import SteppieStore
@@ -105,7 +106,7 @@ enum FeedbackCommands {
             let name = c.text("feedback.intensity.\(intensity.rawValue)")
             if let outDir {
                 let path = URL(fileURLWithPath: outDir).appendingPathComponent("\(event.rawValue)-\(intensity.rawValue).wav").path
-                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+                try OwnerOnly.createDirectories(outDir)
                 let rendered = try engine.renderToBuffer(cue, feedback: feedback, locale: locale)
                 try SoundFile.writeWAV(rendered.int16, to: path)
                 c.console.print("  \(name): \(path)")

@@ -8,8 +8,9 @@ import SteppieStore
 /// Secrets come only from `SecretReader` (terminal without echo, or `--pin-stdin`), are checked
 /// with `Validator` before hashing, and reach the store only as argon2id hashes.
 enum GuardianCommands {
-    /// Sets the PIN (first time) or changes it (current PIN or guardian mode needed), and prints a
-    /// fresh recovery code once.
+    /// Sets the PIN (first time) or changes it, and prints a fresh recovery code once. Changing it
+    /// always needs the current PIN (or `guardian recover` with the recovery code), even in guardian
+    /// mode: an unlocked screen left behind must not let anyone take the PIN over.
     static func setPin(_ c: Context) throws -> Int32 {
         let store = try c.store()
         try store.ensureDeviceSettings(at: c.now)
@@ -17,15 +18,13 @@ enum GuardianCommands {
         let hasher = try PasswordHasher()
         let state = try store.guardianState()
         if state.hasPin {
-            if try store.touchGuardianSession(at: c.now) == nil {
-                let current = try reader.read("cli.guardian.prompt.currentPin")
-                try Validator.pin(current)
-                _ = try accepted(store.attemptUnlock(at: c.now) { hasher.verify(current, against: $0) }, kind: .pin, now: c.now)
-            }
+            let current = try reader.read("cli.guardian.prompt.currentPin")
+            try Validator.pin(current)
+            try accepted(store.attemptUnlock(at: c.secureNow) { hasher.verify(current, against: $0) }, kind: .pin)
         }
         let pin = try newPin(reader)
         let code = Secrets.randomRecoveryCode()
-        try store.setGuardianSecrets(pinHash: try hasher.hash(pin), recoveryCodeHash: try hasher.hash(code), at: c.now)
+        try store.setGuardianSecrets(pinHash: try hasher.hash(pin), recoveryCodeHash: try hasher.hash(code), at: c.secureNow)
         c.console.print(c.text(state.hasPin ? "cli.guardian.pinChanged" : "cli.guardian.pinSet"))
         showRecoveryCode(code, c)
         return 0
@@ -38,15 +37,16 @@ enum GuardianCommands {
         let pin = try SecretReader(c).read("guardian.pin.prompt")
         try Validator.pin(pin)
         let hasher = try PasswordHasher()
-        let until = try accepted(store.attemptUnlock(at: c.now) { hasher.verify(pin, against: $0) }, kind: .pin, now: c.now)
+        let now = c.secureNow
+        let seconds = try accepted(store.attemptUnlock(at: now) { hasher.verify(pin, against: $0) }, kind: .pin)
         c.console.print(c.text("cli.guardian.unlocked", ["minutes": String(Int(GuardianSession.idleTimeout / 60)),
-                                                        "time": TodayCommands.clockTime(until, c)]))
+                                                        "time": TodayCommands.clockTime(now.wall.addingTimeInterval(seconds), c)]))
         return 0
     }
 
     /// Ends guardian mode now.
     static func lock(_ c: Context) throws -> Int32 {
-        try c.store().lockGuardian(at: c.now)
+        try c.store().lockGuardian(at: c.secureNow)
         c.console.print(c.text("cli.guardian.locked"))
         return 0
     }
@@ -61,10 +61,10 @@ enum GuardianCommands {
         let pin = try newPin(reader)
         let hasher = try PasswordHasher()
         let nextCode = Secrets.randomRecoveryCode()
-        let attempt = try store.recover(at: c.now, newPinHash: try hasher.hash(pin), newRecoveryCodeHash: try hasher.hash(nextCode)) {
+        let attempt = try store.recover(at: c.secureNow, newPinHash: try hasher.hash(pin), newRecoveryCodeHash: try hasher.hash(nextCode)) {
             hasher.verify(code, against: $0)
         }
-        _ = try accepted(attempt, kind: .recoveryCode, now: c.now)
+        try accepted(attempt, kind: .recoveryCode)
         c.console.print(c.text("cli.guardian.recovered"))
         showRecoveryCode(nextCode, c)
         return 0
@@ -73,9 +73,10 @@ enum GuardianCommands {
     /// Shows whether a PIN is set, whether guardian mode is on and for how long, and the backoff. Only looks.
     static func status(_ c: Context) throws -> Int32 {
         let state = try c.store().guardianState()
-        let unlocked = state.isUnlocked(now: c.now)
-        let sessionLeft = unlocked ? state.unlockedUntil.flatMap { GuardianAccess.seconds(from: c.now, to: $0) } : nil
-        let lockLeft = state.lockedUntil.flatMap { GuardianAccess.seconds(from: c.now, to: $0) }
+        let now = c.secureNow
+        let sessionLeft = GuardianAccess.wholeSeconds(state.sessionRemaining(at: now))
+        let unlocked = sessionLeft != nil
+        let lockLeft = GuardianAccess.wholeSeconds(state.lockRemaining(at: now))
         if c.json {
             try c.printJSON(["pinSet": state.hasPin, "recoveryCodeSet": state.hasRecoveryCode, "unlocked": unlocked,
                              "sessionSecondsLeft": sessionLeft.map { $0 as Any } ?? NSNull(), "failedAttempts": state.failedAttempts,
@@ -104,15 +105,15 @@ enum GuardianCommands {
         return pin
     }
 
-    /// The end of guardian mode after an accepted attempt; otherwise the refusal as an error.
-    static func accepted(_ attempt: GuardianAttempt, kind: GuardianSecretKind, now: Date) throws -> Date {
+    /// The seconds of guardian mode after an accepted attempt; otherwise the refusal as an error.
+    @discardableResult
+    static func accepted(_ attempt: GuardianAttempt, kind: GuardianSecretKind) throws -> TimeInterval {
         switch attempt {
-        case .accepted(let until): return until
-        case .rejected(let failures, let lockedUntil):
-            throw GuardianError.wrongSecret(kind: kind, failedAttempts: failures,
-                                            lockSeconds: lockedUntil.flatMap { GuardianAccess.seconds(from: now, to: $0) })
-        case .lockedOut(let until):
-            throw GuardianError.lockedOut(seconds: GuardianAccess.seconds(from: now, to: until) ?? 1)
+        case .accepted(let seconds): return seconds
+        case .rejected(let failures, let lock):
+            throw GuardianError.wrongSecret(kind: kind, failedAttempts: failures, lockSeconds: lock.flatMap(GuardianAccess.wholeSeconds))
+        case .lockedOut(let seconds):
+            throw GuardianError.lockedOut(seconds: GuardianAccess.wholeSeconds(seconds) ?? 1)
         case .notSet: throw GuardianError.notSet(kind)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SteppieFiles
 import SteppieCore
 import SteppieFeedback
 import SteppieLocalization
@@ -9,7 +10,7 @@ enum L10nRenderCommand {
     static func run(_ c: Context) throws -> Int32 {
         let locale = c.invocation.value("--locale") ?? c.text.locale
         let out = URL(fileURLWithPath: c.invocation.value("--out") ?? "l10n-\(locale)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try OwnerOnly.createDirectories(out.path)
         let catalogs = try c.env.catalogs.get()
         let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
         let keys = catalogs.allKeys.filter { $0.hasPrefix("tts.") }.sorted()

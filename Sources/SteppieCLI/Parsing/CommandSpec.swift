@@ -8,14 +8,27 @@ public struct OptionSpec: Sendable, Equatable {
     /// Catalog key of the one-line help.
     public let helpKey: String
     public let repeatable: Bool
+    /// What the value names, so paths are checked before the command runs.
+    public var kind: ValueKind = .text
+
+    /// What an option's value is.
+    public enum ValueKind: Sendable, Equatable {
+        case text
+        /// A file the command writes: an existing target must be a regular file (`-` is standard output).
+        case outputFile
+        /// A folder the command writes into: an existing target must be a folder.
+        case outputFolder
+        /// The database: an existing target must be a regular file.
+        case database
+    }
 
     public static func flag(_ name: String, help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, choices: nil, helpKey: help, repeatable: false)
     }
 
     public static func value(_ name: String, _ valueName: String, help: String, choices: [String]? = nil,
-                             repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, choices: choices, helpKey: help, repeatable: repeatable)
+                             repeatable: Bool = false, kind: ValueKind = .text) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, choices: choices, helpKey: help, repeatable: repeatable, kind: kind)
     }
 }
 

@@ -101,7 +101,7 @@ extension Steppie {
         "guardian unlock": GuardianCommands.unlock,
         "guardian lock": GuardianCommands.lock,
         "guardian recover": GuardianCommands.recover,
-        "guardian status": GuardianCommands.status,
+        "guardian status": GuardianAccess.looking(GuardianCommands.status),
         "children add": GuardianAccess.changing(ChildrenCommands.add),
         "children rename": GuardianAccess.changing(ChildrenCommands.rename),
         "children archive": GuardianAccess.changing(ChildrenCommands.archive),

@@ -4,7 +4,7 @@ public enum CommandTree {
     static let json = OptionSpec.flag("--json", help: "cli.option.json")
 
     public static let globals: [OptionSpec] = [
-        .value("--db", "PATH", help: "cli.option.db"),
+        .value("--db", "PATH", help: "cli.option.db", kind: .database),
         .value("--locale", "LOCALE", help: "cli.option.locale", choices: ["ko", "en", "qps"]),
     ]
 
@@ -26,7 +26,7 @@ public enum CommandTree {
         CommandSpec("child", abstract: "cli.child.abstract", options: [
             child,
             output, wavFile,
-            .value("--events", "FILE", help: "cli.option.events"),
+            .value("--events", "FILE", help: "cli.option.events", kind: .outputFile),
             .value("--keys-from", "FILE", help: "cli.option.keysFrom"),
         ]),
         CommandSpec("l10n", abstract: "cli.l10n.abstract", subcommands: [
@@ -37,7 +37,7 @@ public enum CommandTree {
                 json,
             ]),
             CommandSpec("render", abstract: "cli.l10n.render.abstract", options: [
-                .value("--out", "DIR", help: "cli.option.renderOut"), json,
+                .value("--out", "DIR", help: "cli.option.renderOut", kind: .outputFolder), json,
             ]),
             CommandSpec("show", abstract: "cli.l10n.show.abstract", options: [json],
                         positionals: [PositionalSpec("KEY", help: "cli.argument.key")]),

@@ -1,3 +1,4 @@
+import SteppieFiles
 /// Turns `argv` into an `Invocation` against the command tree, or a `UsageError` naming the bad
 /// argument. Nothing runs before the whole line is valid.
 public struct Parser: Sendable {
@@ -112,6 +113,25 @@ public struct Parser: Sendable {
 
     static func looksNumeric(_ t: String) -> Bool {
         t.count > 1 && t.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
+    }
+
+    /// Checks every path option of a parsed line against what is on disk now: an output file or the
+    /// database must not be a device, a FIFO or a folder, an output folder must be a folder. Run
+    /// before the command, so nothing is written (and no journal created) beside a refused path.
+    public func checkPaths(_ inv: Invocation) throws(UsageError) {
+        let specs = (node(at: inv.path)?.options ?? []) + globals
+        for spec in specs where spec.kind != .text {
+            for value in inv.values(spec.name) where !(spec.kind == .outputFile && value == "-") {
+                guard let found = OwnerOnly.kind(of: value) else { continue }
+                switch spec.kind {
+                case .outputFolder:
+                    if found != .directory { throw .unusablePath(option: spec.name, .notDirectory(path: value, kind: found)) }
+                case .outputFile, .database:
+                    if found != .regular { throw .unusablePath(option: spec.name, .notRegularFile(path: value, kind: found)) }
+                case .text: break
+                }
+            }
+        }
     }
 
     /// The node at `path`, for help output.

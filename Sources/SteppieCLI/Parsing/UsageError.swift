@@ -1,3 +1,5 @@
+import SteppieFiles
+
 /// A mistake in how the command was called; the front end exits 64 and names the bad argument.
 public enum UsageError: Error, Equatable, Sendable {
     case unknownCommand(String, path: [String])
@@ -10,4 +12,6 @@ public enum UsageError: Error, Equatable, Sendable {
     case missingArgument(String)
     case invalidValue(option: String, value: String, expected: String)
     case conflictingOptions(String, String)
+    /// An option names a path that cannot be used for it (a FIFO as an output file, …).
+    case unusablePath(option: String, FileRefusal)
 }

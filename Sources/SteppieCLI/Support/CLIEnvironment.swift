@@ -7,7 +7,10 @@ import SteppieStore
 public struct CLIEnvironment: Sendable {
     public var variables: [String: String]
     public var console: Console
+    /// The routine's clock: the system's, or `STEPPIE_NOW` running on.
     public var clock: any WallClock
+    /// The clock of the PIN backoff and the guardian session: always the system's (tests inject one).
+    public var secureClock: any SecureClock
     public var timeZone: TimeZone
     /// Where `Localization/` and `Sounds/` live.
     public var dataDirectory: URL?
@@ -17,11 +20,13 @@ public struct CLIEnvironment: Sendable {
     /// Reads standard input (secrets, keys-from); nil at end of input.
     public var readLine: @Sendable () -> String?
 
-    public init(variables: [String: String], console: Console, clock: any WallClock, timeZone: TimeZone,
-                dataDirectory: URL?, executablePath: String, readLine: @escaping @Sendable () -> String? = { Swift.readLine() }) {
+    public init(variables: [String: String], console: Console, clock: any WallClock, secureClock: any SecureClock = SystemSecureClock(),
+                timeZone: TimeZone, dataDirectory: URL?, executablePath: String,
+                readLine: @escaping @Sendable () -> String? = { CLIEnvironment.readShortLine() }) {
         self.variables = variables
         self.console = console
         self.clock = clock
+        self.secureClock = secureClock
         self.timeZone = timeZone
         self.dataDirectory = dataDirectory
         self.catalogs = CLIEnvironment.loadCatalogs(dataDirectory)
@@ -29,28 +34,69 @@ public struct CLIEnvironment: Sendable {
         self.readLine = readLine
     }
 
-    /// The live environment of this process: `STEPPIE_NOW` and `TZ` decide the clock and the zone.
-    public static func live(arguments: [String]) throws -> CLIEnvironment {
+    /// The live environment of this process: `STEPPIE_NOW` and `TZ` decide the routine's clock and
+    /// the zone. A malformed `STEPPIE_NOW`, `TZ` or `STEPPIE_DATA_DIR` is a usage error naming the
+    /// variable; the environment then still carries the installed catalogs, so it is said in the
+    /// user's language.
+    public static func live(arguments: [String]) -> (CLIEnvironment, UsageError?) {
         let vars = ProcessInfo.processInfo.environment
+        let exe = executablePath()
+        var problem: UsageError?
         var start: Date?
         if let now = vars["STEPPIE_NOW"], !now.isEmpty {
-            guard let parsed = Timestamp.parse(now) else {
-                throw UsageError.invalidValue(option: "STEPPIE_NOW", value: now, expected: "ISO 8601 with offset, e.g. 2026-03-08T01:59:00-05:00")
+            if let parsed = Timestamp.parse(now) { start = parsed } else {
+                problem = .invalidValue(option: "STEPPIE_NOW", value: now, expected: "ISO 8601 with offset, e.g. 2026-03-08T01:59:00-05:00")
             }
-            start = parsed
         }
         var zone = TimeZone.current
         if let tz = vars["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            guard let z = TimeZone(identifier: name) else {
-                throw UsageError.invalidValue(option: "TZ", value: tz, expected: "a time zone name such as Asia/Seoul")
+            if let z = TimeZone(identifier: name) { zone = z } else if problem == nil {
+                problem = .invalidValue(option: "TZ", value: tz, expected: "a time zone name such as Asia/Seoul")
             }
-            zone = z
         }
-        let exe = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } ?? ""
-        return CLIEnvironment(variables: vars, console: .standard(), clock: RunningClock(startingAt: start), timeZone: zone,
-                              dataDirectory: DataDirectory.locate(environment: vars, executablePath: exe),
-                              executablePath: exe)
+        var data = DataDirectory.locate(environment: vars, executablePath: exe)
+        if let explicit = vars[DataDirectory.environmentVariable], !explicit.isEmpty,
+           data.map({ DataDirectory.hasDirectory("Localization", in: $0) }) != true {
+            // Say it with the catalogs found without the variable (installed or source checkout).
+            var without = vars
+            without[DataDirectory.environmentVariable] = nil
+            data = DataDirectory.locate(environment: without, executablePath: exe)
+            if problem == nil {
+                problem = .invalidValue(option: DataDirectory.environmentVariable, value: explicit,
+                                        expected: "a folder that holds Localization/ and Sounds/")
+            }
+        }
+        let env = CLIEnvironment(variables: vars, console: .standard(), clock: RunningClock(startingAt: start), timeZone: zone,
+                                 dataDirectory: data, executablePath: exe)
+        return (env, problem)
+    }
+
+    /// This program's own file: `/proc/self/exe` (so an installed `steppie` run by name through
+    /// `PATH` finds its data), else `argv[0]` resolved.
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if n > 0 { return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } ?? ""
+    }
+
+    /// Longest line read from standard input (a PIN, a recovery code, a yes/no answer).
+    static let maxLineBytes = 256
+
+    /// One line of standard input, at most `maxLineBytes` long (a longer one is cut there and the
+    /// rest left unread), read byte by byte so nothing past the line is consumed; nil at end of input.
+    public static func readShortLine() -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < maxLineBytes {
+            let n = read(STDIN_FILENO, &byte, 1)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The database path: `--db`, then `STEPPIE_DB`, then `$XDG_DATA_HOME/steppie/steppie.db`.

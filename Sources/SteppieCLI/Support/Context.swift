@@ -8,6 +8,8 @@ public final class Context {
     public let invocation: Invocation
     public let text: Messages
     private var openedStore: Store?
+    /// Set for commands that only look: the database is opened only if it exists.
+    var lookOnly = false
 
     init(env: CLIEnvironment, invocation: Invocation, text: Messages) {
         self.env = env
@@ -16,14 +18,19 @@ public final class Context {
     }
 
     public var console: Console { env.console }
+    /// The routine's clock (`STEPPIE_NOW` moves it).
     public var now: Date { env.clock.now() }
+    /// The guardian's clock: the PIN backoff and the session (nothing from outside moves it).
+    public var secureNow: SecureInstant { env.secureClock.now() }
     public var today: LocalDay { env.today }
     public var json: Bool { invocation.flag("--json") }
 
     /// The database named by `--db`, `STEPPIE_DB` or the XDG default, opened and migrated once.
     public func store() throws -> Store {
         if let openedStore { return openedStore }
-        let s = try Store(path: env.databasePath(option: invocation.value("--db")), timeZone: env.timeZone)
+        let s = try Store(path: env.databasePath(option: invocation.value("--db")), timeZone: env.timeZone,
+                          mode: lookOnly ? .existingOnly : .create)
+        for notice in s.notices { console.error("steppie: " + ErrorText.notice(notice, text)) }
         openedStore = s
         return s
     }

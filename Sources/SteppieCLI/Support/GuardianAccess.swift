@@ -2,8 +2,8 @@ import Foundation
 import SteppieCore
 import SteppieStore
 
-/// Guardian mode around commands: every guardian command extends the session; commands that change
-/// data need it on whenever a PIN is set.
+/// Guardian mode around commands: commands that change data need it on whenever a PIN is set and
+/// extend it; commands that only look neither need it nor extend it, and never create a database.
 enum GuardianAccess {
     /// Wraps a handler that changes data: refused while a PIN is set and guardian mode is off.
     static func changing(_ handler: @escaping Steppie.Handler) -> Steppie.Handler {
@@ -13,10 +13,11 @@ enum GuardianAccess {
         }
     }
 
-    /// Wraps a handler that only looks: it extends a running session but needs none.
+    /// Wraps a handler that only looks: it opens an existing database only and leaves the guardian
+    /// session as it is (looking is not guardian activity).
     static func looking(_ handler: @escaping Steppie.Handler) -> Steppie.Handler {
         { c in
-            try touch(c)
+            c.lookOnly = true
             return try handler(c)
         }
     }
@@ -26,20 +27,14 @@ enum GuardianAccess {
         let store = try c.store()
         let state = try store.guardianState()
         guard state.hasPin else { return }
-        if try store.touchGuardianSession(at: c.now) == nil {
-            throw GuardianError.sessionRequired(lockedSeconds: state.lockedUntil.flatMap { seconds(from: c.now, to: $0) })
+        let now = c.secureNow
+        if try store.touchGuardianSession(at: now) == nil {
+            throw GuardianError.sessionRequired(lockedSeconds: wholeSeconds(state.lockRemaining(at: now)))
         }
     }
 
-    /// Extends guardian mode when it is on; writes nothing otherwise.
-    static func touch(_ c: Context) throws {
-        let store = try c.store()
-        if try store.guardianState().unlockedUntil != nil { try store.touchGuardianSession(at: c.now) }
-    }
-
-    /// Whole seconds from `now` until `until`, rounded up; nil when `until` has passed.
-    static func seconds(from now: Date, to until: Date) -> Int? {
-        let left = until.timeIntervalSince(now)
-        return left > 0 ? Int(left.rounded(.up)) : nil
+    /// Whole seconds, rounded up; nil when nothing is left.
+    static func wholeSeconds(_ left: TimeInterval) -> Int? {
+        left > 0 ? Int(left.rounded(.up)) : nil
     }
 }

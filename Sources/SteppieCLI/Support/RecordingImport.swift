@@ -1,4 +1,5 @@
 import Foundation
+import SteppieFiles
 import SteppieFeedback
 
 /// Checks a guardian's audio file and copies it into the recordings folder beside the database.
@@ -40,10 +41,15 @@ enum RecordingImport {
         let name = UUID().uuidString.lowercased() + "." + ext
         let target = directory.appendingPathComponent(name)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: path, toPath: target.path)
+            // A guardian's voice: owner-only folder and file, whatever the umask or the source's mode.
+            try OwnerOnly.createDirectories(directory.path)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            let fd = try OwnerOnly.openForWriting(target.path, exclusive: true)
+            defer { close(fd) }
+            try bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: target.path) }
+            try Descriptor.sync(fd, path: target.path)
         } catch {
-            throw RecordingError.copyFailed(path: target.path, reason: (error as NSError).localizedDescription)
+            throw RecordingError.copyFailed(path: target.path, reason: String(describing: error))
         }
         return name
     }

@@ -1,37 +1,32 @@
 import Foundation
 
 /// Guardian mode after a successful unlock: it lasts until `idleTimeout` passes without a guardian
-/// command, then ends by itself. Pure: the store keeps `unlockedUntil`, commands pass the time in.
+/// command, then ends by itself. Pure: the store keeps the deadline, commands pass the time in.
+///
+/// The deadline runs on the `SecureClock` (the boot clock within one boot), so neither
+/// `STEPPIE_NOW` nor a wall-clock change stretches it, and a reboot ends it.
 public struct GuardianSession: Hashable, Sendable {
     /// Three minutes without use end guardian mode.
     public static let idleTimeout: TimeInterval = 180
-    /// A clock that jumped back further than this ends the session rather than stretching it.
-    public static let allowedClockSkew: TimeInterval = 60
 
-    /// The last guardian command (or the unlock).
-    public let lastActivity: Date
-    public let timeout: TimeInterval
+    /// When guardian mode ends unless a guardian command extends it.
+    public let until: SecureDeadline
 
-    public init(lastActivity: Date, timeout: TimeInterval = GuardianSession.idleTimeout) {
-        self.lastActivity = lastActivity
-        self.timeout = timeout
+    public init(until: SecureDeadline) { self.until = until }
+
+    /// A session opened (or last extended) at `now`.
+    public init(lastActivity now: SecureInstant) {
+        until = SecureDeadline(after: GuardianSession.idleTimeout, from: now)
     }
 
-    /// Rebuilds a session from a stored `unlockedUntil` (= last activity + timeout).
-    public init(unlockedUntil: Date, timeout: TimeInterval = GuardianSession.idleTimeout) {
-        self.init(lastActivity: unlockedUntil.addingTimeInterval(-timeout), timeout: timeout)
+    /// Seconds left at `now` (zero or less once ended); never more than `idleTimeout`.
+    public func remaining(at now: SecureInstant) -> TimeInterval {
+        until.remaining(at: now, longest: GuardianSession.idleTimeout, acrossBoots: false)
     }
 
-    /// When the session ends unless touched again.
-    public var unlockedUntil: Date { lastActivity.addingTimeInterval(timeout) }
-
-    /// True while `now` is before the end and not implausibly before the last activity.
-    public func isUnlocked(now: Date) -> Bool {
-        now < unlockedUntil && now >= lastActivity.addingTimeInterval(-GuardianSession.allowedClockSkew)
-    }
+    /// True while guardian mode is on at `now`.
+    public func isUnlocked(at now: SecureInstant) -> Bool { remaining(at: now) > 0 }
 
     /// The session after a guardian command at `now`.
-    public func touched(at now: Date) -> GuardianSession {
-        GuardianSession(lastActivity: max(now, lastActivity), timeout: timeout)
-    }
+    public func touched(at now: SecureInstant) -> GuardianSession { GuardianSession(lastActivity: now) }
 }

@@ -33,14 +33,16 @@ public struct PinBackoffPolicy: Hashable, Sendable {
     }
 
     /// Until when entry is refused after `failures` failures, the last at `lastFailure`; nil when not locked.
-    public func lockedUntil(failures: Int, lastFailure: Date) -> Date? {
+    public func lockedUntil(failures: Int, lastFailure: SecureInstant) -> SecureDeadline? {
         let lock = lockDuration(afterFailures: failures)
-        return lock > 0 ? lastFailure.addingTimeInterval(lock) : nil
+        return lock > 0 ? SecureDeadline(after: lock, from: lastFailure) : nil
     }
 
-    /// True when an attempt at `now` must be refused without checking the PIN.
-    public static func isLocked(until lockedUntil: Date?, now: Date) -> Bool {
-        guard let lockedUntil else { return false }
-        return now < lockedUntil
+    /// Seconds of lock left at `now` after `failures` failures (zero or less when not locked).
+    /// Never more than the lock those failures earn, whatever the stored deadline says: a lock
+    /// written while the wall clock was far ahead cannot lock the guardian out for longer.
+    public func lockRemaining(until deadline: SecureDeadline?, failures: Int, now: SecureInstant) -> TimeInterval {
+        guard let deadline else { return 0 }
+        return deadline.remaining(at: now, longest: lockDuration(afterFailures: failures), acrossBoots: true)
     }
 }

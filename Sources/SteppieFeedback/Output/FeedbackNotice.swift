@@ -1,3 +1,4 @@
+import SteppieFiles
 import Foundation
 
 /// Something the feedback engine tells its user once (not an error: feedback goes on). A value,
@@ -39,6 +40,7 @@ public enum FeedbackNotice: Equatable, Sendable, CustomStringConvertible {
 public enum FeedbackLog {
     /// Writes each notice to standard error as one line.
     public static let standardError: @Sendable (FeedbackNotice) -> Void = { notice in
-        FileHandle.standardError.write(Data("steppie: \(notice)\n".utf8))
+        // A closed or full standard error must not stop the engine: the notice is dropped.
+        try? Descriptor.writeAll(STDERR_FILENO, "steppie: \(notice)\n", path: "standard error")
     }
 }

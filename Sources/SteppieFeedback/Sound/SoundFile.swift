@@ -1,3 +1,4 @@
+import SteppieFiles
 import CSndfile
 import Foundation
 
@@ -34,7 +35,14 @@ public enum SoundFile {
         info.samplerate = Int32(sampleRate)
         info.channels = 1
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
-        guard let file = sf_open(path, Int32(SFM_WRITE), &info) else {
+        // Opened by us: refused when not a regular file (a FIFO would block, a device be
+        // overwritten), created owner-only; libsndfile closes the descriptor.
+        let fd: Int32
+        do { fd = try OwnerOnly.openForWriting(path) } catch {
+            throw FeedbackError.wavFile(path: path, reason: String(describing: error))
+        }
+        guard let file = sf_open_fd(fd, Int32(SFM_WRITE), &info, 1) else {
+            close(fd)
             throw FeedbackError.wavFile(path: path, reason: lastError(nil))
         }
         let wrote = samples.withUnsafeBufferPointer { buf in

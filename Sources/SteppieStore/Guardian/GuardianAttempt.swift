@@ -1,13 +1,14 @@
 import Foundation
 
 /// The outcome of one PIN or recovery-code attempt, decided inside one write transaction.
+/// Durations, not instants: they count on the `SecureClock`, whose wall time only labels them.
 public enum GuardianAttempt: Equatable, Sendable {
-    /// The secret matched: failures reset, guardian mode on until `unlockedUntil`.
-    case accepted(unlockedUntil: Date)
-    /// The secret did not match; `lockedUntil` is set once the backoff starts.
-    case rejected(failedAttempts: Int, lockedUntil: Date?)
-    /// Refused without checking the secret: the backoff is still running.
-    case lockedOut(until: Date)
+    /// The secret matched: failures reset, guardian mode on for `sessionSeconds`.
+    case accepted(sessionSeconds: TimeInterval)
+    /// The secret did not match; `lockSeconds` is set once the backoff starts.
+    case rejected(failedAttempts: Int, lockSeconds: TimeInterval?)
+    /// Refused without checking the secret: the backoff still runs for `seconds`.
+    case lockedOut(seconds: TimeInterval)
     /// No PIN (or recovery code) has been set yet.
     case notSet
 }

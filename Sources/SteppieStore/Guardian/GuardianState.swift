@@ -8,24 +8,34 @@ public struct GuardianState: Equatable, Sendable {
     public let hasRecoveryCode: Bool
     /// Consecutive failed PIN or recovery-code attempts since the last success.
     public let failedAttempts: Int
-    /// Attempts before this instant are refused without checking the secret.
-    public let lockedUntil: Date?
-    /// Guardian mode lasts until this instant unless a guardian command extends it.
-    public let unlockedUntil: Date?
+    /// Attempts before this deadline are refused without checking the secret.
+    public let lock: SecureDeadline?
+    /// Guardian mode lasts until this deadline unless a guardian command extends it.
+    public let session: SecureDeadline?
 
-    public init(hasPin: Bool, hasRecoveryCode: Bool, failedAttempts: Int, lockedUntil: Date?, unlockedUntil: Date?) {
+    public init(hasPin: Bool, hasRecoveryCode: Bool, failedAttempts: Int, lock: SecureDeadline?, session: SecureDeadline?) {
         self.hasPin = hasPin
         self.hasRecoveryCode = hasRecoveryCode
         self.failedAttempts = failedAttempts
-        self.lockedUntil = lockedUntil
-        self.unlockedUntil = unlockedUntil
+        self.lock = lock
+        self.session = session
+    }
+
+    /// Seconds of backoff left at `now` (zero or less when an attempt would be checked).
+    public func lockRemaining(at now: SecureInstant, policy: PinBackoffPolicy = .standard) -> TimeInterval {
+        policy.lockRemaining(until: lock, failures: failedAttempts, now: now)
     }
 
     /// True when an attempt at `now` would be refused by the backoff.
-    public func isLocked(now: Date) -> Bool { PinBackoffPolicy.isLocked(until: lockedUntil, now: now) }
+    public func isLocked(at now: SecureInstant, policy: PinBackoffPolicy = .standard) -> Bool {
+        lockRemaining(at: now, policy: policy) > 0
+    }
+
+    /// Seconds of guardian mode left at `now` (zero or less when it is off).
+    public func sessionRemaining(at now: SecureInstant) -> TimeInterval {
+        session.map { GuardianSession(until: $0).remaining(at: now) } ?? 0
+    }
 
     /// True while guardian mode is on at `now` (see `GuardianSession`).
-    public func isUnlocked(now: Date) -> Bool {
-        unlockedUntil.map { GuardianSession(unlockedUntil: $0).isUnlocked(now: now) } ?? false
-    }
+    public func isUnlocked(at now: SecureInstant) -> Bool { sessionRemaining(at: now) > 0 }
 }

@@ -11,28 +11,28 @@ extension Store {
         try read {
             try db.queryFirst("""
                 SELECT guardian_pin_hash IS NOT NULL, recovery_code_hash IS NOT NULL, failed_pin_attempts,
-                       pin_locked_until, guardian_unlocked_until FROM device_settings
+                       pin_locked_until, pin_locked_boot, guardian_unlocked_until, guardian_unlocked_boot FROM device_settings
                 """) { row in
                 GuardianState(hasPin: row.bool(0), hasRecoveryCode: row.bool(1), failedAttempts: row.int(2),
-                              lockedUntil: row.optionalText(3).flatMap(Timestamp.parse),
-                              unlockedUntil: row.optionalText(4).flatMap(Timestamp.parse))
-            } ?? GuardianState(hasPin: false, hasRecoveryCode: false, failedAttempts: 0, lockedUntil: nil, unlockedUntil: nil)
+                              lock: Store.deadline(wall: row.optionalText(3), boot: row.optionalText(4)),
+                              session: Store.deadline(wall: row.optionalText(5), boot: row.optionalText(6)))
+            } ?? GuardianState(hasPin: false, hasRecoveryCode: false, failedAttempts: 0, lock: nil, session: nil)
         }
     }
 
     /// Stores a new PIN hash and, when given, a new recovery-code hash (both must be `$argon2id$`
     /// strings), and clears the failure count and the lock. The session is left as it was.
-    public func setGuardianSecrets(pinHash: String, recoveryCodeHash: String?, at now: Date) throws {
+    public func setGuardianSecrets(pinHash: String, recoveryCodeHash: String?, at now: SecureInstant) throws {
         try validate {
             try Store.checkHash(pinHash, field: "pin")
             if let recoveryCodeHash { try Store.checkHash(recoveryCodeHash, field: "recoveryCode") }
         }
         try write {
-            try ensureDeviceRow(now)
+            try ensureDeviceRow(now.wall)
             try db.run("""
                 UPDATE device_settings SET guardian_pin_hash = ?, recovery_code_hash = coalesce(?, recovery_code_hash),
-                    failed_pin_attempts = 0, pin_locked_until = NULL, updated_at = ?
-                """, [.text(pinHash), .optionalText(recoveryCodeHash), stamp(now)])
+                    failed_pin_attempts = 0, pin_locked_until = NULL, pin_locked_boot = NULL, updated_at = ?
+                """, [.text(pinHash), .optionalText(recoveryCodeHash), stamp(now.wall)])
         }
     }
 
@@ -43,7 +43,7 @@ extension Store {
     ///
     /// `verify` runs while the write lock is held (~0.1 s of argon2id), which is what serializes
     /// parallel guessers; other writers wait on the busy timeout meanwhile.
-    public func attemptUnlock(at now: Date, policy: PinBackoffPolicy = .standard,
+    public func attemptUnlock(at now: SecureInstant, policy: PinBackoffPolicy = .standard,
                               verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
         try attempt(.pin, at: now, policy: policy, verify: verify) {}
     }
@@ -51,7 +51,7 @@ extension Store {
     /// One recovery-code attempt under the same backoff as the PIN. On success, in the same
     /// transaction, the PIN and the recovery code are replaced by the given hashes (the old code is
     /// then useless) and guardian mode turns on.
-    public func recover(at now: Date, policy: PinBackoffPolicy = .standard, newPinHash: String,
+    public func recover(at now: SecureInstant, policy: PinBackoffPolicy = .standard, newPinHash: String,
                         newRecoveryCodeHash: String, verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
         try validate {
             try Store.checkHash(newPinHash, field: "pin")
@@ -63,58 +63,72 @@ extension Store {
         }
     }
 
-    /// Extends guardian mode after a guardian command at `now`; returns the new end, or nil (and
-    /// clears the stale session) when guardian mode had already ended.
+    /// Extends guardian mode after a guardian command that changes something at `now`; returns the
+    /// new end, or nil (and clears the stale session) when guardian mode had already ended.
     @discardableResult
-    public func touchGuardianSession(at now: Date) throws -> Date? {
+    public func touchGuardianSession(at now: SecureInstant) throws -> SecureDeadline? {
         try write {
-            let until = try db.queryFirst("SELECT guardian_unlocked_until FROM device_settings") {
-                $0.optionalText(0).flatMap(Timestamp.parse)
+            let stored = try db.queryFirst("SELECT guardian_unlocked_until, guardian_unlocked_boot FROM device_settings") {
+                Store.deadline(wall: $0.optionalText(0), boot: $0.optionalText(1))
             } ?? nil
-            guard let until, GuardianSession(unlockedUntil: until).isUnlocked(now: now) else {
-                if until != nil { try db.run("UPDATE device_settings SET guardian_unlocked_until = NULL") }
+            guard let stored, GuardianSession(until: stored).isUnlocked(at: now) else {
+                if stored != nil { try clearSession() }
                 return nil
             }
-            let next = GuardianSession(unlockedUntil: until).touched(at: now).unlockedUntil
-            try db.run("UPDATE device_settings SET guardian_unlocked_until = ?", [stamp(next)])
+            let next = GuardianSession(until: stored).touched(at: now).until
+            try db.run("UPDATE device_settings SET guardian_unlocked_until = ?, guardian_unlocked_boot = ?",
+                       [stamp(next.wall), .optionalText(next.boot?.stored)])
             return next
         }
     }
 
     /// Ends guardian mode now.
-    public func lockGuardian(at now: Date) throws {
+    public func lockGuardian(at now: SecureInstant) throws {
         try write {
-            try db.run("UPDATE device_settings SET guardian_unlocked_until = NULL, updated_at = ? WHERE guardian_unlocked_until IS NOT NULL",
-                       [stamp(now)])
+            try db.run("""
+                UPDATE device_settings SET guardian_unlocked_until = NULL, guardian_unlocked_boot = NULL, updated_at = ?
+                WHERE guardian_unlocked_until IS NOT NULL
+                """, [stamp(now.wall)])
         }
     }
 
-    private func attempt(_ kind: GuardianSecretKind, at now: Date, policy: PinBackoffPolicy,
+    private func clearSession() throws {
+        try db.run("UPDATE device_settings SET guardian_unlocked_until = NULL, guardian_unlocked_boot = NULL")
+    }
+
+    /// A deadline from its two stored columns; nil without a wall time.
+    static func deadline(wall: String?, boot: String?) -> SecureDeadline? {
+        guard let wall = wall.flatMap(Timestamp.parse) else { return nil }
+        return SecureDeadline(wall: wall, boot: boot.flatMap(BootTime.init(stored:)))
+    }
+
+    private func attempt(_ kind: GuardianSecretKind, at now: SecureInstant, policy: PinBackoffPolicy,
                          verify: (String) -> Bool, onSuccess: () throws -> Void) throws -> GuardianAttempt {
         try write {
-            try ensureDeviceRow(now)
+            try ensureDeviceRow(now.wall)
             let column = kind == .pin ? "guardian_pin_hash" : "recovery_code_hash"
-            let row = try db.queryFirst("SELECT \(column), failed_pin_attempts, pin_locked_until FROM device_settings") {
-                (hash: $0.optionalText(0), failures: $0.int(1), lockedUntil: $0.optionalText(2).flatMap(Timestamp.parse))
+            let row = try db.queryFirst("SELECT \(column), failed_pin_attempts, pin_locked_until, pin_locked_boot FROM device_settings") {
+                (hash: $0.optionalText(0), failures: $0.int(1), lock: Store.deadline(wall: $0.optionalText(2), boot: $0.optionalText(3)))
             }
             guard let row else { throw StoreError.corruptRow(table: "device_settings", id: "singleton", reason: "missing") }
             // The lock is checked before the secret: a locked attempt learns nothing.
-            if let until = row.lockedUntil, PinBackoffPolicy.isLocked(until: until, now: now) { return .lockedOut(until: until) }
+            let left = policy.lockRemaining(until: row.lock, failures: row.failures, now: now)
+            if left > 0 { return .lockedOut(seconds: left) }
             guard let hash = row.hash else { return .notSet }
             if verify(hash) {
                 let session = GuardianSession(lastActivity: now)
                 try onSuccess()
                 try db.run("""
-                    UPDATE device_settings SET failed_pin_attempts = 0, pin_locked_until = NULL,
-                        guardian_unlocked_until = ?, updated_at = ?
-                    """, [stamp(session.unlockedUntil), stamp(now)])
-                return .accepted(unlockedUntil: session.unlockedUntil)
+                    UPDATE device_settings SET failed_pin_attempts = 0, pin_locked_until = NULL, pin_locked_boot = NULL,
+                        guardian_unlocked_until = ?, guardian_unlocked_boot = ?, updated_at = ?
+                    """, [stamp(session.until.wall), .optionalText(session.until.boot?.stored), stamp(now.wall)])
+                return .accepted(sessionSeconds: GuardianSession.idleTimeout)
             }
             let failures = row.failures + 1
-            let lockedUntil = policy.lockedUntil(failures: failures, lastFailure: now)
-            try db.run("UPDATE device_settings SET failed_pin_attempts = ?, pin_locked_until = ?, updated_at = ?",
-                       [.int(failures), optionalStamp(lockedUntil), stamp(now)])
-            return .rejected(failedAttempts: failures, lockedUntil: lockedUntil)
+            let lock = policy.lockedUntil(failures: failures, lastFailure: now)
+            try db.run("UPDATE device_settings SET failed_pin_attempts = ?, pin_locked_until = ?, pin_locked_boot = ?, updated_at = ?",
+                       [.int(failures), optionalStamp(lock?.wall), .optionalText(lock?.boot?.stored), stamp(now.wall)])
+            return .rejected(failedAttempts: failures, lockSeconds: lock == nil ? nil : policy.lockDuration(afterFailures: failures))
         }
     }
 

@@ -13,8 +13,9 @@ public final class Connection {
     public let path: String
 
     /// Opens (creating if needed) the database at `path` with the store's pragmas:
-    /// WAL journal, foreign keys on, a busy timeout, `synchronous=FULL`.
-    public init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+    /// WAL journal (unless `wal` is false: the store looks at a file before changing its journal),
+    /// foreign keys on, a busy timeout, `synchronous=FULL`.
+    public init(path: String, readOnly: Bool = false, wal: Bool = true, busyTimeoutMilliseconds: Int32 = 10_000) throws {
         self.path = path
         var db: SQLiteConnection?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
@@ -31,7 +32,7 @@ public final class Connection {
             try check(sqlite3_busy_timeout(db, busyTimeoutMilliseconds))
             _ = csqlite_db_config_defensive(db, 1)
             try execute("PRAGMA foreign_keys = ON")
-            if !readOnly && path != ":memory:" {
+            if wal && !readOnly && path != ":memory:" {
                 try execute("PRAGMA journal_mode = WAL")
             }
             // FULL: a commit survives a power cut once it returns (see docs/data-contract.md).

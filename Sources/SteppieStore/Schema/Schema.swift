@@ -4,6 +4,7 @@ public enum Schema {
     public static let migrations: [Migration] = [
         Migration(id: "v1-contract", sql: v1),
         Migration(id: "v2-routine-recordings", sql: v2RoutineRecordings),
+        Migration(id: "v3-guardian-boot-clock", sql: v3GuardianBootClock),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.
@@ -122,5 +123,16 @@ public enum Schema {
         created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
         UNIQUE (routine_id, locale)
     ) STRICT;
+    """
+
+    /// The PIN lock and the guardian session also kept on the boot clock (`<boot id> <seconds>`),
+    /// so a wall-clock jump can neither shorten nor stretch them (docs/guardian.md). Sessions
+    /// written before this migration have no boot mark and end.
+    static let v3GuardianBootClock = """
+    ALTER TABLE device_settings ADD COLUMN pin_locked_boot TEXT
+        CHECK (pin_locked_boot IS NULL OR length(pin_locked_boot) BETWEEN 3 AND 100);
+    ALTER TABLE device_settings ADD COLUMN guardian_unlocked_boot TEXT
+        CHECK (guardian_unlocked_boot IS NULL OR length(guardian_unlocked_boot) BETWEEN 3 AND 100);
+    UPDATE device_settings SET guardian_unlocked_until = NULL;
     """
 }
