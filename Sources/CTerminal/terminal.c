@@ -54,6 +54,7 @@ int cterminal_read_hidden_line(int fd, char *buffer, int capacity) {
 }
 
 #include <signal.h>
+#include <pthread.h>
 #include <string.h>
 
 // The crash guard: on a fatal signal, put the terminal back, say one line, and die by the same
@@ -80,8 +81,20 @@ int cterminal_install_crash_guard(int screen_fd, const char *message) {
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
     int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS };
+    sigset_t unblock;
+    sigemptyset(&unblock);
     for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
         if (sigaction(fatal[i], &sa, NULL) != 0) return -1;
+        sigaddset(&unblock, fatal[i]);
     }
-    return 0;
+    // A parent may have started us with signals blocked (they are inherited): a blocked ABRT
+    // would stay pending forever instead of ending a stuck process.
+    return pthread_sigmask(SIG_UNBLOCK, &unblock, NULL) == 0 ? 0 : -1;
+}
+
+int cterminal_unblock_signal(int sig) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
 }

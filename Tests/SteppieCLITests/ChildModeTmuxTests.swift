@@ -6,7 +6,7 @@ import SteppieStore
 /// The real `steppie child` in a real terminal (tmux), driven with send-keys and read with
 /// capture-pane, on a real SQLite file.
 @Suite(.serialized) struct ChildModeTmuxTests {
-    final class Tmux {
+    final class Tmux: @unchecked Sendable {
         let socket = "steppie-test-\(UUID().uuidString.prefix(8))"
 
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-tmux-\(UUID().uuidString).txt")

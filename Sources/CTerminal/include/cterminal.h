@@ -22,4 +22,7 @@ int cterminal_read_hidden_line(int fd, char *buffer, int capacity);
 /// process dies by the same signal. Returns 0 on success.
 int cterminal_install_crash_guard(int screen_fd, const char *message);
 
+/// Unblocks `sig` for the calling thread (a parent may have started us with it blocked).
+int cterminal_unblock_signal(int sig);
+
 #endif

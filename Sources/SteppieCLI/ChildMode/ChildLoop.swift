@@ -157,6 +157,9 @@ final class ChildLoop {
     private func installSignalHandlers() {
         for sig in Self.stopSignals {
             signal(sig, SIG_IGN)
+            // Inherited blocked signals would never reach the source: a HUP from a closed
+            // terminal would leave child mode running with nobody to see it.
+            _ = cterminal_unblock_signal(sig)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             let flag = stop
             source.setEventHandler { flag.set() }
