@@ -8,7 +8,7 @@ import SteppieCore
 enum Corruption: String, CaseIterable, Sendable {
     case truncated, flippedBytesInData, editedData, wrongChecksum, missingManifest, missingData, unknownSchemaVersion,
          unknownPlatform, wrongApp, duplicateIds, logWithoutRoutine, parentEntry, absoluteEntry, backslashEntry,
-         unexpectedEntry, oversizedAsset, compressionBomb, notAZip, notJSON
+         unexpectedEntry, oversizedAsset, compressionBomb, notAZip, notJSON, childNamesFoldAlike
 }
 
 @Suite struct CorruptArchiveTests {
@@ -83,6 +83,17 @@ enum Corruption: String, CaseIterable, Sendable {
             }
             try zip([TestEntry(name: "manifest.json", bytes: try manifest(for: edited)), TestEntry(name: "data.json", bytes: edited)])
             return (out, { $0 == .duplicateId(entity: "routine", id: duplicated) })
+        case .childNamesFoldAlike:
+            // `Émile` (decomposed) and `EMILE` are one name for the store: the backup is refused whole.
+            let edited = try edit(data) { o in
+                var children = try #require(o["children"] as? [[String: Any]])
+                try #require(children.count >= 2)
+                children[0]["displayName"] = "E\u{301}mile"
+                children[1]["displayName"] = "EMILE"
+                o["children"] = children
+            }
+            try zip([TestEntry(name: "manifest.json", bytes: try manifest(for: edited)), TestEntry(name: "data.json", bytes: edited)])
+            return (out, { $0 == .duplicateChildName("EMILE") })
         case .logWithoutRoutine:
             let missing = UUID().lowercased
             let edited = try edit(data) { o in

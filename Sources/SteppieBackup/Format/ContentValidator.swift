@@ -128,7 +128,8 @@ struct ContentValidator {
             } catch let v as ContractViolation {
                 throw BackupError.contract(entity: "child", id: c.id.lowercased, violation: v)
             }
-            if c.archivedAt == nil, !names.insert(c.displayName.lowercased()).inserted { throw BackupError.duplicateChildName(c.displayName) }
+            // The store's folding (case, accents, width, invisible characters): `Émile` and `EMILE` are one name.
+            if c.archivedAt == nil, !names.insert(Validator.foldedName(c.displayName)).inserted { throw BackupError.duplicateChildName(c.displayName) }
         }
         let ids = Set(children.map(\.id))
         for (n, s) in sets.enumerated() where !setHasChild[n] || !ids.contains(s.childId) {
