@@ -16,6 +16,30 @@ import SteppieCore
         #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock"])
     }
 
+    @Test func aVersion2DatabaseKeepsItsPinAndBackoffButNotItsSessionWhenMigrated() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-v2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("steppie.db").path
+        // A database as version 2 of the program left it: a PIN, three failures, guardian mode on.
+        do {
+            let db = try Connection(path: path)
+            try Migrator(Array(Schema.migrations.prefix(2))).migrate(db)
+            try db.execute("""
+                INSERT INTO device_settings (id, guardian_pin_hash, failed_pin_attempts, guardian_unlocked_until, created_at, updated_at)
+                VALUES ('singleton', '$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA', 3, '2026-03-02T07:03:00.000+09:00',
+                        '2026-03-01T07:00:00+09:00', '2026-03-01T07:00:00+09:00');
+                """)
+        }
+        let store = try Store(path: path, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
+        #expect(try Migrator().applied(store.db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock"])
+        let state = try store.guardianState()
+        #expect(state.hasPin && state.failedAttempts == 3)
+        // A session stored without a boot mark could be stretched by the wall clock: it ends.
+        #expect(state.session == nil)
+        #expect(try store.db.queryFirst("SELECT pin_locked_boot IS NULL AND guardian_unlocked_boot IS NULL FROM device_settings") { $0.bool(0) } == true)
+    }
+
     @Test func aDatabaseFromANewerProgramIsRefused() throws {
         let f = try StoreFixture()
         try f.rawConnection().run("INSERT INTO schema_migrations (id) VALUES ('v9-future')")
