@@ -55,6 +55,7 @@ let swiftTargets: [Target] = [
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
     .target(name: "SteppieTestSupport"),
     .target(name: "SteppieBenchSupport", dependencies: ["SteppieCore", "SteppieStore"]),
+    .executableTarget(name: "steppie-bench-service", dependencies: ["SteppieBenchSupport", "SteppieService"]),
     .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "SteppieBenchSupport", "CSQLite"]),
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),

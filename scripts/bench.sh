@@ -11,6 +11,7 @@ trap 'rm -f "$rows"' EXIT
 export STEPPIE_BENCH_ROWS="$rows"
 scripts/with-pulse.sh .build/release/steppie-bench startup
 scripts/with-pulse.sh .build/release/steppie-bench-feedback
+scripts/with-pulse.sh .build/release/steppie-bench-service
 .build/release/steppie-bench scale
 .build/release/steppie-bench-backup
 echo

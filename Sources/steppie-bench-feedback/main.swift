@@ -79,7 +79,7 @@ do {
     listener.waitForSilence(quiet: 0.3)
 
     // 3. Heard: press → first audible sample on the sink monitor, engine vs the espeak-ng command vs spd-say.
-    func heard(runs: Int, _ start: () throws -> Child?) rethrows -> [Double] {
+    func heard(runs: Int, _ start: () throws -> BenchChild?) rethrows -> [Double] {
         var out: [Double] = []
         for _ in 0..<(baselines ? runs : 0) {
             listener.waitForSilence(quiet: 0.25)
@@ -102,15 +102,15 @@ do {
         return nil
     }
     progress("heard: espeak-ng command")
-    let espeakHeard = try heard(runs: 20) { try Child("espeak-ng", ["-v", "en", sentence]) }
+    let espeakHeard = try heard(runs: 20) { try BenchChild("espeak-ng", ["-v", "en", sentence]) }
     var spdNote = baselines ? "not installed" : "skipped"
     var spdHeard: [Double] = []
-    if baselines, (try? Child("which", ["spd-say"]).wait()) == 0 {
+    if baselines, (try? BenchChild("which", ["spd-say"]).wait()) == 0 {
         progress("heard: spd-say")
-        let first = try? Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"]).wait(timeout: 10)  // starts the daemon
+        let first = try? BenchChild("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"]).wait(timeout: 10)  // starts the daemon
         if first == nil { spdNote = "installed, but spd-say did not finish within 10 s" }
         if first != nil {
-            spdHeard = try heard(runs: 10) { try Child("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
+            spdHeard = try heard(runs: 10) { try BenchChild("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
             spdNote = spdHeard.isEmpty ? "installed, but no audio reached the sink" : "ok"
         }
     }

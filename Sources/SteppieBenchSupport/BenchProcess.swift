@@ -4,12 +4,12 @@ import Glibc
 #endif
 
 /// A child process via posix_spawn (clean signal mask), optionally with its stdout on a pipe.
-final class Child {
-    let pid: pid_t
-    let stdout: Int32?
+public final class BenchChild {
+    public let pid: pid_t
+    public let stdout: Int32?
     private var reaped = false
 
-    init(_ path: String, _ args: [String], pipeStdout: Bool = false) throws {
+    public init(_ path: String, _ args: [String], pipeStdout: Bool = false, environment: [String: String]? = nil) throws {
         var fds: [Int32] = [-1, -1]
         if pipeStdout { guard pipe(&fds) == 0 else { throw BenchError("pipe failed") } }
         var actions = posix_spawn_file_actions_t()
@@ -32,7 +32,7 @@ final class Child {
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = ([path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let env = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, path, &actions, &attr, argv, env)
@@ -43,7 +43,7 @@ final class Child {
     }
 
     @discardableResult
-    func wait() -> Int32 {
+    public func wait() -> Int32 {
         guard !reaped else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -53,7 +53,7 @@ final class Child {
 
     /// Waits at most `timeout` seconds, then stops the child; returns its status or nil on timeout.
     @discardableResult
-    func wait(timeout: Double) -> Int32? {
+    public func wait(timeout: Double) -> Int32? {
         let end = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         var status: Int32 = 0
         while DispatchTime.now().uptimeNanoseconds < end {
@@ -66,7 +66,7 @@ final class Child {
     }
 
     /// Stops this child by its PID.
-    func stop() {
+    public func stop() {
         guard !reaped else { return }
         kill(pid, SIGTERM)
         wait()
@@ -75,21 +75,21 @@ final class Child {
     deinit { stop(); if let stdout { close(stdout) } }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
+public struct BenchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
 }
 
 /// Reads the sink monitor through `parec` and remembers when audible audio arrived.
-final class MonitorListener: @unchecked Sendable {
-    private let child: Child
+public final class MonitorListener: @unchecked Sendable {
+    private let child: BenchChild
     private let lock = NSLock()
     private var audibleTimes: [UInt64] = []
     private var lastDataTime: UInt64 = 0
     private var totalBytes = 0
 
-    init(device: String) throws {
-        child = try Child("parec", ["--latency-msec=10", "--format=s16le", "--rate=22050", "--channels=1", "-d", device],
+    public init(device: String) throws {
+        child = try BenchChild("parec", ["--latency-msec=10", "--format=s16le", "--rate=22050", "--channels=1", "-d", device],
                           pipeStdout: true)
         let fd = child.stdout ?? -1
         let thread = Thread { [self] in
@@ -109,15 +109,15 @@ final class MonitorListener: @unchecked Sendable {
         thread.start()
     }
 
-    var bytes: Int { lock.withLock { totalBytes } }
+    public var bytes: Int { lock.withLock { totalBytes } }
 
     /// The first time audible audio arrived at or after `t`.
-    func firstAudible(after t: UInt64) -> UInt64? {
+    public func firstAudible(after t: UInt64) -> UInt64? {
         lock.withLock { audibleTimes.first { $0 >= t } }
     }
 
     /// Waits until nothing audible arrived for `quiet` seconds.
-    func waitForSilence(quiet: Double, timeout: Double = 15) {
+    public func waitForSilence(quiet: Double, timeout: Double = 15) {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         while DispatchTime.now().uptimeNanoseconds < deadline {
             let now = DispatchTime.now().uptimeNanoseconds
@@ -127,5 +127,5 @@ final class MonitorListener: @unchecked Sendable {
         }
     }
 
-    func stop() { child.stop() }
+    public func stop() { child.stop() }
 }
