@@ -244,6 +244,12 @@ public final class ServiceHost {
         case "status": return ServiceReply(id: r.id, ok: true, status: status())
         case "say": return say(r)
         case "done", "undo", "next", "press": return press(r)
+        case "state":
+            switch runtime(for: r.child) {
+            case .success(let runtime):
+                return ServiceReply(id: r.id, ok: true, screen: ScreenSnapshot(child: runtime.child, state: runtime.state))
+            case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+            }
         case "subscribe":
             switch runtime(for: r.child) {
             case .success(let runtime):

@@ -1,8 +1,9 @@
 import Foundation
+import SteppieCore
 
 /// One request on the control socket: one JSON object per line. `id` is echoed in the reply.
 ///
-/// Operations: `status`, `say` (`text`, `rate`, `volume`, `locale`), `done`, `undo`, `next`,
+/// Operations: `status`, `state`, `say` (`text`, `rate`, `volume`, `locale`), `done`, `undo`, `next`,
 /// `press` (`routineId`), `subscribe` (then event lines follow), `ping`. `child` (a name or an
 /// id) selects the child of `done`/`undo`/`next`/`press`/`subscribe`; without it, the only child.
 /// `database`, when given, must be the service's own database (else `otherDatabase`), so a
@@ -33,10 +34,12 @@ public struct ServiceReply: Codable, Equatable, Sendable {
     public var status: ServiceStatus?
     public var press: PressResult?
     public var said: SayResult?
+    public var screen: ScreenSnapshot?
 
     public init(id: Int?, ok: Bool, error: ServiceFailure? = nil, status: ServiceStatus? = nil,
-                press: PressResult? = nil, said: SayResult? = nil) {
+                press: PressResult? = nil, said: SayResult? = nil, screen: ScreenSnapshot? = nil) {
         self.id = id; self.ok = ok; self.error = error; self.status = status; self.press = press; self.said = said
+        self.screen = screen
     }
 
     static func failure(_ id: Int?, _ code: ServiceFailure.Code, _ message: String) -> ServiceReply {
@@ -93,6 +96,12 @@ public struct PressResult: Codable, Equatable, Sendable {
     public var total: Int
     public var focus: String?
     public var focusTitle: String?
+}
+
+/// What `state` answers: everything a screen draws, as the service's runtime holds it.
+public struct ScreenSnapshot: Codable, Equatable, Sendable {
+    public var child: Child
+    public var state: ChildModeState
 }
 
 /// What `say` answers: the sentence is playing.

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import SteppieCore
 import SteppieStore
+import SteppieService
 
 /// `steppie child`: child mode in the terminal, or driven by `--keys-from` for automation.
 enum ChildCommand {
@@ -17,6 +18,15 @@ enum ChildCommand {
             try EventLog.open($0, zone: store.timeZone, locale: c.text.locale)
         }
         let locale = child.profile.locale ?? c.text.locale
+        let screen = ChildScreen(text: c.text, locale: locale, color: c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
+        let hasPin = (try store.deviceSettings())?.guardianPinHash != nil
+        // A screen in a terminal attaches to the service when one runs on this database: it then
+        // shows the service's runtime (the same as every other screen), and the sound is the service's.
+        if interactive, c.invocation.value("--events") == nil, c.invocation.value("--output") == nil,
+           let client = ServiceCommands.client(c),
+           let remote = RemoteChildMode(client: client, database: ServiceCommands.absolute(store.db.path), child: child.id.lowercased) {
+            return try ChildLoop(runtime: remote, screen: screen, keys: nil, interactive: true, context: c, hasPin: hasPin).run()
+        }
         var reported: Set<String> = []
         let report: (String) -> Void = { fault in
             // One line per kind of fault, not one per press.
@@ -29,9 +39,7 @@ enum ChildCommand {
         defer { closeOutput() }
         let runtime = try ChildModeRuntime(store: store, child: child, clock: c.env.clock, player: player, events: events)
         runtime.onFault = { report(ErrorText.line($0, c.text)) }
-        let screen = ChildScreen(text: c.text, locale: locale, color: c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
-        let loop = ChildLoop(runtime: runtime, screen: screen, keys: keys, interactive: interactive, context: c,
-                             hasPin: (try store.deviceSettings())?.guardianPinHash != nil)
+        let loop = ChildLoop(runtime: runtime, screen: screen, keys: keys, interactive: interactive, context: c, hasPin: hasPin)
         return try loop.run()
     }
 }

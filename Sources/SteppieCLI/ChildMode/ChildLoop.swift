@@ -6,7 +6,7 @@ import SteppieCore
 /// The event loop of `steppie child`: keys or a key script in, the runtime polled, the screen
 /// redrawn on change, on resize and each second of a countdown.
 final class ChildLoop {
-    private let runtime: ChildModeRuntime
+    private let runtime: any ChildModeDriver
     private let screen: ChildScreen
     private let keys: KeyScriptReader?
     private let interactive: Bool
@@ -22,7 +22,7 @@ final class ChildLoop {
     private let stop = StopFlag()
     private var signalSources: [any DispatchSourceSignal] = []
 
-    init(runtime: ChildModeRuntime, screen: ChildScreen, keys: KeyScriptReader?, interactive: Bool, context: Context, hasPin: Bool) {
+    init(runtime: any ChildModeDriver, screen: ChildScreen, keys: KeyScriptReader?, interactive: Bool, context: Context, hasPin: Bool) {
         self.runtime = runtime
         self.screen = screen
         self.keys = keys
@@ -45,7 +45,7 @@ final class ChildLoop {
             }
         }
         runtime.start()
-        while !stop.isSet {
+        while !stop.isSet && !runtime.detached {
             runtime.poll()
             if interactive { draw() }
             if try !step() { break }

@@ -28,6 +28,7 @@ public enum CommandTree {
             output, wavFile,
             .value("--events", "FILE", help: "cli.option.events", kind: .outputFile),
             .value("--keys-from", "FILE", help: "cli.option.keysFrom"),
+            noService,
         ]),
         CommandSpec("l10n", abstract: "cli.l10n.abstract", subcommands: [
             CommandSpec("check", abstract: "cli.l10n.check.abstract", options: [

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Everything child mode knows, as a value. The screen is drawn from it; the reducer changes it.
-public struct ChildModeState: Equatable, Sendable {
+/// Codable so a screen attached to the service can draw the service's state (docs/service.md).
+public struct ChildModeState: Equatable, Sendable, Codable {
     /// The device's zone: decides which local day an instant belongs to.
     public let timeZone: TimeZone
     /// The child's undo window, in seconds (3, 5 or 10).
@@ -27,14 +28,14 @@ public struct ChildModeState: Equatable, Sendable {
     /// Something to show briefly (undo refused, save failed).
     public var notice: Notice?
 
-    public struct UndoWindow: Equatable, Sendable {
+    public struct UndoWindow: Equatable, Sendable, Codable {
         public let routineId: UUID
         public let logId: UUID
         public let completedAt: Date
         public let deadline: Date
     }
 
-    public enum PendingSave: Equatable, Sendable {
+    public enum PendingSave: Equatable, Sendable, Codable {
         case completion(routineId: UUID, at: Date)
         case undo(routineId: UUID, logId: UUID, at: Date)
 
@@ -43,7 +44,7 @@ public struct ChildModeState: Equatable, Sendable {
         }
     }
 
-    public enum Notice: Equatable, Sendable {
+    public enum Notice: Equatable, Sendable, Codable {
         case undoRefused
         case saveFailed
         case undoFailed

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An ordered group of routine cards belonging to one child.
-public struct RoutineSet: Hashable, Sendable, Identifiable {
+public struct RoutineSet: Hashable, Sendable, Identifiable, Codable {
     public var id: UUID
     public var childId: UUID
     public var name: LocalizedText
@@ -23,7 +23,7 @@ public struct RoutineSet: Hashable, Sendable, Identifiable {
 }
 
 /// One activity card in child mode.
-public struct Routine: Hashable, Sendable, Identifiable {
+public struct Routine: Hashable, Sendable, Identifiable, Codable {
     public var id: UUID
     public var routineSetId: UUID
     /// The catalog key of the template the routine came from, if any.
@@ -54,7 +54,7 @@ public struct Routine: Hashable, Sendable, Identifiable {
 }
 
 /// The state of one routine on one local day. At most one per (date, routine).
-public struct DailyLog: Hashable, Sendable, Identifiable {
+public struct DailyLog: Hashable, Sendable, Identifiable, Codable {
     public var id: UUID
     public var date: LocalDay
     public var routineId: UUID
@@ -73,7 +73,7 @@ public struct DailyLog: Hashable, Sendable, Identifiable {
 }
 
 /// A child using the device, with their own routine sets, logs and feedback profile.
-public struct Child: Hashable, Sendable, Identifiable {
+public struct Child: Hashable, Sendable, Identifiable, Codable {
     public var id: UUID
     public var displayName: String
     public var profile: FeedbackProfile

@@ -1,6 +1,6 @@
 /// One child's routines for one local day, with what was done. Everything here is derived.
-public struct DayPlan: Equatable, Sendable {
-    public struct Item: Equatable, Sendable {
+public struct DayPlan: Equatable, Sendable, Codable {
+    public struct Item: Equatable, Sendable, Codable {
         public let routine: Routine
         public let log: DailyLog?
 
