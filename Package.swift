@@ -36,8 +36,13 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
     .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieBenchSupport"]),
+    // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
+    // the service, the terminal screen and the tests.
+    .target(name: "SteppieChildMode",
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
     .target(name: "SteppieCLI",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "SteppieFiles", "CTerminal"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
+                           "SteppieFiles", "SteppieChildMode", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
@@ -51,6 +56,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieTestSupport"]),
+    .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
