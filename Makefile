@@ -18,16 +18,22 @@ bench:
 	scripts/bench.sh
 
 # Installs the binary and its data under one prefix: $(PREFIX)/bin/steppie and
-# $(PREFIX)/share/steppie/{Localization,Sounds,Pronunciation}, where the binary finds them.
+# $(PREFIX)/share/steppie/{Localization,Sounds,Pronunciation}, where the binary finds them, and the
+# systemd user unit to $(SYSTEMD_USER_DIR) with ExecStart=$(PREFIX)/bin/steppie serve.
+# STEPPIE_BIN installs a binary already built instead of building a release (the tests use it).
+SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
+STEPPIE_BIN ?=
 install:
-	$(SWIFT) build -c release --product steppie
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/steppie
-	install -m 755 .build/release/steppie $(DESTDIR)$(PREFIX)/bin/steppie
+	@if [ -z "$(STEPPIE_BIN)" ]; then echo "$(SWIFT) build -c release --product steppie"; $(SWIFT) build -c release --product steppie; fi
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)
+	install -m 755 $(if $(STEPPIE_BIN),$(STEPPIE_BIN),.build/release/steppie) $(DESTDIR)$(PREFIX)/bin/steppie
 	rm -rf $(DESTDIR)$(PREFIX)/share/steppie/Localization $(DESTDIR)$(PREFIX)/share/steppie/Sounds $(DESTDIR)$(PREFIX)/share/steppie/Pronunciation
 	cp -r Localization Sounds Pronunciation $(DESTDIR)$(PREFIX)/share/steppie/
+	sed 's|^ExecStart=.*|ExecStart=$(PREFIX)/bin/steppie serve|' contrib/systemd/steppie.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
+	chmod 644 $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/steppie
+	rm -f $(DESTDIR)$(PREFIX)/bin/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/steppie
 
 sounds:

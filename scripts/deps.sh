@@ -23,6 +23,8 @@ cmd sox sox
 cmd tmux tmux
 cmd unzip unzip
 cmd python3 python3
+cmd make make
+cmd systemd-analyze systemd
 [ -d /usr/share/espeak-ng-data ] || [ -d /usr/lib/x86_64-linux-gnu/espeak-ng-data ] || need_pkgs+=(espeak-ng-data)
 
 if [ "${#need_pkgs[@]}" -eq 0 ]; then

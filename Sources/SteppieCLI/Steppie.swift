@@ -15,6 +15,7 @@ public enum Steppie {
     /// Every runnable command path and its handler, by area.
     static let handlers: [String: Handler] = basicHandlers
         .merging(guardianHandlers) { a, _ in a }
+        .merging(scheduleHandlers) { a, _ in a }
         .merging(feedbackHandlers) { a, _ in a }
         .merging(backupHandlers) { a, _ in a }
         .merging(serviceHandlers) { a, _ in a }

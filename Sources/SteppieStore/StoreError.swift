@@ -13,6 +13,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case noChildren
     case childNameTaken(String)
     case setNotFound(String)
+    /// A set named by its name matches several of the child's sets (each listed by id).
+    case setNameAmbiguous(name: String, sets: [String])
     case routineNotFound(String)
     case noActiveSet(child: String)
     case notCurrent(routine: String, current: String?)

@@ -70,6 +70,8 @@ enum ErrorText {
         case .noChildren: return t("cli.error.noChildren")
         case .childNameTaken(let n): return t("cli.error.childNameTaken", ["child": Validator.printable(n)])
         case .setNotFound(let s): return t("cli.error.setNotFound", ["set": Validator.printable(s)])
+        case .setNameAmbiguous(let name, let sets):
+            return t("cli.error.setNameAmbiguous", ["set": Validator.printable(name), "sets": sets.joined(separator: ", ")])
         case .routineNotFound(let r): return t("cli.error.routineNotFound", ["routine": Validator.printable(r)])
         case .noActiveSet(let c): return t("cli.error.noActiveSet", ["child": c])
         case .notCurrent(let r, let c): return t("cli.error.notCurrent", ["routine": Validator.printable(r), "current": c.map(Validator.printable) ?? "-"])

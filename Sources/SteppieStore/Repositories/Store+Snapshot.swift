@@ -24,7 +24,9 @@ extension Store {
     /// (a savepoint when called inside one). Each row is checked against the contract as it goes
     /// in; any failure rolls the whole replacement back. Device settings are left alone: see
     /// `replaceDeviceSettings(_:)`. Recordings (not part of snapshots) stay attached to the
-    /// routines that are still there after the replacement; the others' rows are dropped.
+    /// routines that are still there after the replacement; the others' rows are dropped. Weekly
+    /// schedules (not part of snapshots either) keep the slots whose child and visible set are still
+    /// there.
     public func replaceAll(with snapshot: Snapshot) throws {
         try validateGroups(snapshot)
         let stamps = StampFormatter(timeZone: timeZone)
@@ -32,10 +34,13 @@ extension Store {
         func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
         try write {
             let recordings = try db.query("SELECT \(Store.recordingColumns) FROM routine_recordings ORDER BY rowid", [], decodeRecording)
+            let schedules = try db.query("SELECT child_id, weekday, start_time, routine_set_id, created_at, updated_at FROM set_schedules ORDER BY rowid") {
+                row in (0..<6).map { row.value(Int32($0)) }
+            }
             // History rows first: a trigger forbids removing routines that logs point at; recordings
-            // point at routines too.
+            // point at routines too, schedules at children and sets.
             try db.execute("""
-                DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
+                DELETE FROM set_schedules; DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
                 DELETE FROM routine_sets; DELETE FROM children;
                 """)
             let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(19)))")
@@ -74,6 +79,16 @@ extension Store {
             }
             let restored = Set(snapshot.routines.map(\.id))
             for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
+            // Schedules are not in snapshots (docs/backup.md): a slot stays when its child is still
+            // there and its set is still that child's and not deleted.
+            let usable = Set(snapshot.routineSets.filter { $0.deletedAt == nil }.map { "\($0.childId.lowercased) \($0.id.lowercased)" })
+            for row in schedules {
+                guard case .text(let child) = row[0], case .text(let set) = row[3], usable.contains("\(child) \(set)") else { continue }
+                try db.run("""
+                    INSERT INTO set_schedules (child_id, weekday, start_time, routine_set_id, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, row)
+            }
         }
     }
 

@@ -5,6 +5,7 @@ public enum Schema {
         Migration(id: "v1-contract", sql: v1),
         Migration(id: "v2-routine-recordings", sql: v2RoutineRecordings),
         Migration(id: "v3-guardian-boot-clock", sql: v3GuardianBootClock),
+        Migration(id: "v4-set-schedules", sql: v4SetSchedules),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.
@@ -134,5 +135,31 @@ public enum Schema {
     ALTER TABLE device_settings ADD COLUMN guardian_unlocked_boot TEXT
         CHECK (guardian_unlocked_boot IS NULL OR length(guardian_unlocked_boot) BETWEEN 3 AND 100);
     UPDATE device_settings SET guardian_unlocked_until = NULL;
+    """
+
+    /// Weekly schedules: per child, one row per weekday and start time naming the set that becomes
+    /// active then (docs/data-contract.md, "Weekly schedules"). The set must be the child's own;
+    /// at most 8 start times a weekday.
+    static let v4SetSchedules = """
+    CREATE TABLE set_schedules (
+        child_id TEXT NOT NULL REFERENCES children (id),
+        weekday INTEGER NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+        start_time TEXT NOT NULL CHECK \(time("start_time")),
+        routine_set_id TEXT NOT NULL REFERENCES routine_sets (id),
+        created_at TEXT NOT NULL CHECK (created_at \(stampCheck)),
+        updated_at TEXT NOT NULL CHECK (updated_at \(stampCheck)),
+        PRIMARY KEY (child_id, weekday, start_time)
+    ) STRICT;
+    CREATE INDEX set_schedules_by_set ON set_schedules (routine_set_id);
+
+    CREATE TRIGGER set_schedules_own_set BEFORE INSERT ON set_schedules
+    WHEN (SELECT child_id FROM routine_sets WHERE id = NEW.routine_set_id) IS NOT NEW.child_id
+    BEGIN SELECT RAISE(ABORT, 'set_schedules.routine_set_id must be a set of the child'); END;
+    CREATE TRIGGER set_schedules_own_set_update BEFORE UPDATE ON set_schedules
+    WHEN (SELECT child_id FROM routine_sets WHERE id = NEW.routine_set_id) IS NOT NEW.child_id
+    BEGIN SELECT RAISE(ABORT, 'set_schedules.routine_set_id must be a set of the child'); END;
+    CREATE TRIGGER set_schedules_starts_per_day BEFORE INSERT ON set_schedules
+    WHEN (SELECT COUNT(*) FROM set_schedules WHERE child_id = NEW.child_id AND weekday = NEW.weekday) >= 8
+    BEGIN SELECT RAISE(ABORT, 'at most 8 schedule start times per weekday'); END;
     """
 }
