@@ -45,7 +45,7 @@ public final class ButtonDevice {
         self.spec = spec
         debouncer = Debouncer(window: debounce)
         nextCheck = now + Self.retryInterval
-        do {
+        do throws(ButtonDeviceError) {
             handle = try Self.openDevice(spec)
             status = .open
         } catch {
@@ -103,7 +103,7 @@ public final class ButtonDevice {
             lose(.removed, now: now)
             // The node may already be back (re-created): that is this turn's try.
         }
-        do {
+        do throws(ButtonDeviceError) {
             handle = try Self.openDevice(spec)
         } catch {
             lastReopenError = error

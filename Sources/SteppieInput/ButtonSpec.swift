@@ -44,6 +44,7 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
             guard let equals = item.firstIndex(of: "=") else { throw .unknownItem(item) }
             let name = String(item[..<equals]).trimmingSpaces
             let value = String(item[item.index(after: equals)...]).trimmingSpaces
+            guard !name.isEmpty else { throw .unknownItem(item) }
             if name == "debounce" {
                 guard seenOptions.insert("debounce").inserted else { throw .duplicateOption("debounce") }
                 debounce = try Self.parseDebounce(value)
@@ -51,7 +52,7 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
             }
             guard let action = ButtonAction(rawValue: value.lowercased()) else {
                 if name == "*" || KeyName.code(for: name) != nil { throw .unknownAction(key: name, action: value) }
-                throw name.isEmpty ? .unknownItem(item) : .unknownKey(name)
+                throw .unknownKey(name)
             }
             namedKeys = true
             if name == "*" {
@@ -80,7 +81,9 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
         }
         if grab { items.append("grab") }
         if let debounce { items.append("debounce=\(Self.milliseconds(debounce))ms") }
-        return items.isEmpty ? path : path + ":" + items.joined(separator: ",")
+        // A bare path whose last ':' would read as options keeps an empty option list.
+        if items.isEmpty { return Self.split(path).options == nil ? path : path + ":" }
+        return path + ":" + items.joined(separator: ",")
     }
 
     /// Splits at the last `:` when what follows can be options (no `/`, no `-`).
