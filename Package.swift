@@ -15,6 +15,8 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libsodium-dev"])]),
     .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
                    providers: [.apt(["libzip-dev"])]),
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                   providers: [.apt(["libsystemd-dev"])]),
     // Linux evdev force feedback: kernel headers only, no library to link.
     .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
 ]
@@ -22,6 +24,8 @@ let systemLibraries: [Target] = [
 /// Our own small C: the terminal calls Swift cannot make (variadic ioctl, termios flag macros).
 let cTargets: [Target] = [
     .target(name: "CTerminal"),
+    // Unix-socket calls that need _GNU_SOURCE or sockaddr_un handling (peer credentials, 0600 bind).
+    .target(name: "CSocket"),
 ]
 
 let swiftTargets: [Target] = [
@@ -38,8 +42,16 @@ let swiftTargets: [Target] = [
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
     .target(name: "SteppieInput", dependencies: ["SteppieFiles", "CEvdev"]),
     .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieBenchSupport"]),
+    // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
+    // the service, the terminal screen and the tests.
+    .target(name: "SteppieChildMode",
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
+    // `steppie serve`: the long-running engine, its control socket and systemd notification.
+    .target(name: "SteppieService",
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "CSystemd", "CSocket"]),
     .target(name: "SteppieCLI",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup", "SteppieFiles", "CTerminal"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
@@ -54,6 +66,9 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
+    .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
+    .testTarget(name: "SteppieServiceTests",
+                dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).

@@ -14,6 +14,7 @@ pc libpulse libpulse-dev
 pc sndfile libsndfile1-dev
 pc libsodium libsodium-dev
 pc libzip libzip-dev
+pc libsystemd libsystemd-dev
 cmd sqlite3 sqlite3
 cmd espeak-ng espeak-ng
 cmd pulseaudio pulseaudio

@@ -1,3 +1,4 @@
+import SteppieChildMode
 import CTerminal
 import Foundation
 import Synchronization

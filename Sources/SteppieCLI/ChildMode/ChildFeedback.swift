@@ -1,3 +1,4 @@
+import SteppieChildMode
 import Foundation
 import SteppieCore
 import SteppieSecurity

@@ -11,6 +11,10 @@ enum FeedbackCommands {
         let text = c.invocation.arguments("TEXT").joined(separator: " ")
         let rate = try number(c, "--rate", in: Validator.ttsRateRange, default: 1.0)
         let volume = try number(c, "--volume", in: Validator.ttsVolumeRange, default: 1.0)
+        if c.invocation.value("--out") == nil, c.invocation.value("--output") == nil,
+           let status = try ServiceCommands.say(c, text: text, rate: rate, volume: volume) {
+            return status
+        }
         let samples = try SpeechSynthesizer.shared.speak(text: text, locale: c.text.locale, rate: rate, volume: volume)
         if let out = c.invocation.value("--out") {
             try SoundFile.writeWAV(samples, to: out)

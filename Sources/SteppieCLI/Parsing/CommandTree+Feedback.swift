@@ -9,7 +9,7 @@ extension CommandTree {
             .value("--rate", "R", help: "cli.option.rate"),
             .value("--volume", "V", help: "cli.option.volume"),
             .value("--out", "FILE.wav", help: "cli.option.outWav", kind: .outputFile),
-            output, wavFile,
+            output, wavFile, noService,
         ], positionals: [PositionalSpec("TEXT", help: "cli.argument.text", variadic: true)]),
         CommandSpec("feedback", abstract: "cli.feedback.abstract", subcommands: [
             CommandSpec("preview", abstract: "cli.feedback.preview.abstract", options: [

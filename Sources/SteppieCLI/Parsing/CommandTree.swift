@@ -10,7 +10,7 @@ public enum CommandTree {
 
     /// Every command, by area; each area declares its own part of the tree.
     public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract",
-                                         subcommands: basics + guardianArea + feedbackArea + backupArea)
+                                         subcommands: basics + guardianArea + feedbackArea + backupArea + serviceArea)
 
     static let basics: [CommandSpec] = [
         CommandSpec("init", abstract: "cli.init.abstract", options: [
@@ -19,9 +19,9 @@ public enum CommandTree {
         ]),
         CommandSpec("routines", abstract: "cli.routines.abstract", options: [child, json]),
         CommandSpec("today", abstract: "cli.today.abstract", options: [child, json]),
-        CommandSpec("complete", abstract: "cli.complete.abstract", options: [child, json],
+        CommandSpec("complete", abstract: "cli.complete.abstract", options: [child, json, noService],
                     positionals: [PositionalSpec("ROUTINE-ID", help: "cli.argument.routineId", optional: true)]),
-        CommandSpec("undo", abstract: "cli.undo.abstract", options: [child, json]),
+        CommandSpec("undo", abstract: "cli.undo.abstract", options: [child, json, noService]),
         CommandSpec("icons", abstract: "cli.icons.abstract", options: [json]),
         CommandSpec("child", abstract: "cli.child.abstract", options: [
             child,

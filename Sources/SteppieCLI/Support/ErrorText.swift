@@ -3,6 +3,7 @@ import SteppieStore
 import SteppieBackup
 import SteppieLocalization
 import SteppieFiles
+import SteppieService
 import Foundation
 
 /// Turns error values into one line of text in the user's language.
@@ -40,6 +41,8 @@ enum ErrorText {
         case let r as RecordingError: line = recording(r, t)
         case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
         case let f as FileRefusal: line = file(f, t)
+        case let s as ServiceError: line = service(s, t)
+        case let s as ServiceFailure: line = serviceFailure(s, t)
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
         case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])
         default: line = t("cli.error.unexpected", ["reason": String(describing: error)])

@@ -20,6 +20,8 @@ public enum ChildModeEvent: Equatable, Sendable {
     case completionFailed(now: Date)
     case undoSaved(DailyLog, now: Date)
     case undoFailed(now: Date)
+    /// A guardian changed the child's feedback profile (undo window, reminders, quiet hours).
+    case profileChanged(FeedbackProfile, now: Date)
 
     /// The child pressed something.
     public var isChildAction: Bool {
@@ -30,15 +32,17 @@ public enum ChildModeEvent: Equatable, Sendable {
     }
 
     var carriesPlan: Bool {
-        if case .planChanged = self { return true }
-        return false
+        switch self {
+        case .planChanged, .profileChanged: true
+        default: false
+        }
     }
 
     public var now: Date {
         switch self {
         case .started(let n), .pressed(_, let n), .donePressed(let n), .undoPressed(let n), .nextPressed(let n),
              .undoWindowElapsed(let n), .tick(let n), .planChanged(_, let n), .completionSaved(_, let n),
-             .completionFailed(let n), .undoSaved(_, let n), .undoFailed(let n):
+             .completionFailed(let n), .undoSaved(_, let n), .undoFailed(let n), .profileChanged(_, let n):
             return n
         }
     }

@@ -48,6 +48,12 @@ public enum ChildModeReducer {
             effects += tick(&state, now: now)
         case .planChanged(let plan, _):
             effects += replacePlan(&state, plan, now: now)
+        case .profileChanged(let profile, _):
+            // Takes effect from the next press or reminder; a running undo window keeps its end.
+            state.undoDurationSeconds = profile.undoDurationSeconds
+            state.leadTimes = profile.notificationLeadTimes
+            state.quietStart = profile.quietHoursStart
+            state.quietEnd = profile.quietHoursEnd
         case .completionSaved(let log, _):
             guard case .completion(let routineId, _)? = state.saving, routineId == log.routineId else { break }
             state.saving = nil

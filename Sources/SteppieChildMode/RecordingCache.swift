@@ -9,7 +9,7 @@ import SteppieStore
 /// runtime when SQLite's data_version changes); files are decoded only the first time their name
 /// is seen. The cue path itself never touches
 /// the database, so a database fault (read-only, busy) cannot change what a press does.
-final class RecordingCache {
+public final class RecordingCache {
     private struct Key: Hashable {
         var routineId: UUID
         var language: String
@@ -21,21 +21,21 @@ final class RecordingCache {
     private var decoded: [String: PrerecordedSpeech] = [:]
 
     /// A cache over `store`, loaded now; faults (a missing or damaged file) go to `report`.
-    init(store: Store, report: @escaping (String) -> Void) {
+    public init(store: Store, report: @escaping (String) -> Void) {
         self.store = store
         self.report = report
         load()
     }
 
     /// The recording of a routine in the language of `locale`, if one is attached and readable.
-    func recording(routineId: UUID, locale: String) -> PrerecordedSpeech? {
+    public func recording(routineId: UUID, locale: String) -> PrerecordedSpeech? {
         let language = LocaleFallback.language(of: LocaleFallback.normalize(locale))
         guard let name = byRoutine[Key(routineId: routineId, language: language)] else { return nil }
         return decoded[name]
     }
 
     /// Reads the rows again (a recording may have been attached or removed) and decodes new files.
-    func reload() { load() }
+    public func reload() { load() }
 
     /// Reads the rows and decodes files not seen before.
     private func load() {

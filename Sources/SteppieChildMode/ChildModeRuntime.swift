@@ -8,7 +8,7 @@ import SteppieStore
 public final class ChildModeRuntime {
     public private(set) var state: ChildModeState
     public private(set) var child: Child
-    private let store: Store
+    private let store: any ChildModeStore
     private let clock: any WallClock
     private let player: any CuePlayer
     private let events: EventLog?
@@ -18,7 +18,7 @@ public final class ChildModeRuntime {
     /// Called with a fault the first time it happens (e.g. the database turned read-only).
     public var onFault: (any Error) -> Void = { _ in }
 
-    public init(store: Store, child: Child, clock: any WallClock, player: any CuePlayer, events: EventLog?) throws {
+    public init(store: any ChildModeStore, child: Child, clock: any WallClock, player: any CuePlayer, events: EventLog?) throws {
         self.store = store
         self.child = child
         self.clock = clock
@@ -71,11 +71,8 @@ public final class ChildModeRuntime {
         do {
             if let fresh = try current(), fresh != child {
                 child = fresh
-                state.undoDurationSeconds = fresh.profile.undoDurationSeconds
-                state.leadTimes = fresh.profile.notificationLeadTimes
-                state.quietStart = fresh.profile.quietHoursStart
-                state.quietEnd = fresh.profile.quietHoursEnd
                 player.update(child: fresh)
+                send(.profileChanged(fresh.profile, now: now))
             }
             send(.planChanged(try store.today(childId: child.id, day: LocalDay(now, in: store.timeZone)), now: now))
         } catch {
@@ -88,7 +85,7 @@ public final class ChildModeRuntime {
     private func current() throws -> Child? {
         if let same = try? store.child(id: child.id) { return same }
         if let named = try? store.resolveChild(child.displayName) { return named }
-        let all = try store.children()
+        let all = try store.children(includeArchived: false)
         return all.count == 1 ? all[0] : nil
     }
 

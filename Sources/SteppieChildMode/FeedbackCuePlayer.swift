@@ -4,7 +4,7 @@ import SteppieFeedback
 
 /// Plays child mode's cues through the feedback engine, shaped by the child's profile, and
 /// prepares the likely next announcement ahead of time.
-final class FeedbackCuePlayer: CuePlayer {
+public final class FeedbackCuePlayer: CuePlayer {
     private let engine: FeedbackEngine
     private var feedback: EffectiveFeedback
     private var locale: String
@@ -16,7 +16,7 @@ final class FeedbackCuePlayer: CuePlayer {
     private var startupProbe: String?
 
     /// A player on `engine`; with `recordings`, a routine's recorded title replaces the synthesized one.
-    init(engine: FeedbackEngine, child: Child, locale: String, recordings: RecordingCache? = nil,
+    public init(engine: FeedbackEngine, child: Child, locale: String, recordings: RecordingCache? = nil,
          startupProbe: String? = nil, report: @escaping (String) -> Void) {
         self.engine = engine
         self.recordings = recordings
@@ -26,15 +26,15 @@ final class FeedbackCuePlayer: CuePlayer {
         self.report = report
     }
 
-    func update(child: Child) {
+    public func update(child: Child) {
         feedback = EffectiveFeedback(profile: child.profile)
         if let l = child.profile.locale { locale = l }
     }
 
     /// A guardian may have attached or removed a recording: read the rows again (off the press path).
-    func dataChanged() { recordings?.reload() }
+    public func dataChanged() { recordings?.reload() }
 
-    func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
+    public func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         let (event, context) = Self.translate(cue, plan: plan, locale: locale)
         var engineCue = Cue.make(event, context: context, feedback: feedback)
         if let id = Self.routineId(cue), let recording = recordings?.recording(routineId: id, locale: locale) {
@@ -82,7 +82,7 @@ final class FeedbackCuePlayer: CuePlayer {
     }
 
     /// The feedback engine's event and arguments for a child-mode cue.
-    static func translate(_ cue: ChildCue, plan: DayPlan, locale: String) -> (FeedbackEvent, CueContext) {
+    public static func translate(_ cue: ChildCue, plan: DayPlan, locale: String) -> (FeedbackEvent, CueContext) {
         func title(_ id: UUID) -> String? { plan.item(id)?.routine.title.resolve(chosen: locale, system: nil) }
         let done = plan.completedCount, total = plan.total
         switch cue {
@@ -99,10 +99,10 @@ final class FeedbackCuePlayer: CuePlayer {
 }
 
 /// Several players at once (sound and status lines).
-final class CombinedCuePlayer: CuePlayer {
+public final class CombinedCuePlayer: CuePlayer {
     private let players: [any CuePlayer]
-    init(_ players: [any CuePlayer]) { self.players = players }
-    func play(_ cue: ChildCue, plan: DayPlan, child: Child) { players.forEach { $0.play(cue, plan: plan, child: child) } }
-    func update(child: Child) { players.forEach { $0.update(child: child) } }
-    func dataChanged() { players.forEach { $0.dataChanged() } }
+    public init(_ players: [any CuePlayer]) { self.players = players }
+    public func play(_ cue: ChildCue, plan: DayPlan, child: Child) { players.forEach { $0.play(cue, plan: plan, child: child) } }
+    public func update(child: Child) { players.forEach { $0.update(child: child) } }
+    public func dataChanged() { players.forEach { $0.dataChanged() } }
 }

@@ -60,8 +60,8 @@ public final class EventLog {
 }
 
 /// A descriptor closed when the last reference goes.
-final class OpenFile {
-    let fd: Int32
-    init(_ fd: Int32) { self.fd = fd }
+public final class OpenFile {
+    public let fd: Int32
+    public init(_ fd: Int32) { self.fd = fd }
     deinit { close(fd) }
 }

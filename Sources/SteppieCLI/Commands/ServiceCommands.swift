@@ -1,0 +1,113 @@
+import CTerminal
+import Foundation
+import SteppieCore
+import SteppieService
+import SteppieStore
+
+/// `steppie serve`, `steppie service status`, and the client side of `say`, `complete`, `undo`
+/// when a service runs on the same database (docs/service.md).
+enum ServiceCommands {
+    /// Runs the service in the foreground until SIGTERM, SIGINT or SIGHUP.
+    static func serve(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let database = absolute(store.db.path)
+        let socket = ServicePaths.socket(environment: c.env.variables)
+        let text = c.text
+        let console = c.console
+        let log: (ServiceLogEntry) -> Void = { console.error("steppie serve: " + ErrorText.serviceLog($0, text)) }
+        let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("serve"), resilient: true,
+                                                  report: { log(.fault(child: "-", reason: $0)) })
+        if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
+        let locales = Set((try store.children(includeArchived: false)).compactMap(\.profile.locale) + [c.text.locale])
+        do { try engine.warmUp(locales: locales.sorted()) } catch { log(.fault(child: "-", reason: String(describing: error))) }
+        let host = ServiceHost(store: store, databasePath: database, engine: engine, clock: c.env.clock, socketPath: socket,
+                               speechLocale: c.text.locale, log: log)
+        let stop = StopFlag()
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig, SIG_IGN)
+            _ = cterminal_unblock_signal(sig)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stop.set() }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        try host.start()
+        host.run(until: { stop.isSet })
+        return 0
+    }
+
+    /// Exit 0 with the service's pid, uptime, children and output when one answers; 1 when none does.
+    static func status(_ c: Context) throws -> Int32 {
+        let socket = ServicePaths.socket(environment: c.env.variables)
+        guard let client = ServiceClient.connect(path: socket),
+              let reply = try? client.request(ServiceRequest(op: "status"), timeout: 5), let status = reply.status else {
+            if c.json { try c.printJSON(["running": false, "socket": socket]) } else {
+                c.console.error(c.text("cli.service.none", ["socket": socket]))
+            }
+            return Steppie.exitFailure
+        }
+        if c.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            c.console.print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            return 0
+        }
+        c.console.print(c.text("cli.service.running", ["pid": String(status.pid), "seconds": String(Int(status.uptimeSeconds)),
+                                                       "socket": status.socket, "database": status.database, "output": status.output]))
+        for child in status.children {
+            c.console.print(c.text("cli.service.child", ["child": child.name, "completed": String(child.completed),
+                                                         "total": String(child.total), "routineTitle": child.focusTitle ?? "-"]))
+        }
+        return 0
+    }
+
+    // MARK: Commands as clients
+
+    /// The service on this command's database, unless `--no-service` or none answers.
+    static func client(_ c: Context) -> ServiceClient? {
+        guard !c.invocation.flag("--no-service") else { return nil }
+        return ServiceClient.connect(path: ServicePaths.socket(environment: c.env.variables))
+    }
+
+    /// `say` through the service: it speaks on the device's open stream. Nil when the service
+    /// cannot take it (then the command runs in-process).
+    static func say(_ c: Context, text: String, rate: Double, volume: Double) throws -> Int32? {
+        guard let client = client(c) else { return nil }
+        let reply = try client.request(ServiceRequest(op: "say", text: text, rate: rate, volume: volume, locale: c.text.locale))
+        if let error = reply.error { throw error }
+        return 0
+    }
+
+    /// `complete`/`undo` through the service's runtime for the child, so the cue is heard and
+    /// every screen on that child shows it. Nil when no service runs on this database.
+    static func press(_ c: Context, op: String, routineId: UUID?) throws -> Int32? {
+        guard let client = client(c) else { return nil }
+        let database = absolute(c.env.databasePath(option: c.invocation.value("--db")))
+        let reply = try client.request(ServiceRequest(op: op, database: database, child: c.invocation.value("--child"),
+                                                      routineId: routineId?.lowercased, locale: c.text.locale))
+        if reply.error?.code == .otherDatabase { return nil }
+        if let error = reply.error { throw error }
+        guard let press = reply.press else { throw ServiceFailure(code: .failed, message: "no result") }
+        guard press.saved else {
+            switch press.notice {
+            case "undoRefused"?, "unchanged"? where op == "undo": throw StoreError.nothingToUndo
+            case "allDone"?: throw StoreError.allDone
+            default: throw ServiceFailure(code: .failed, message: press.notice ?? "not saved")
+            }
+        }
+        if c.json {
+            try c.printJSON(["service": true, "routineId": press.focus.map { $0 as Any } ?? NSNull(),
+                             "progress": ["completed": press.completed, "total": press.total]])
+        } else {
+            c.console.print(c.text(op == "undo" ? "cli.undo.done" : "cli.complete.done",
+                                   ["routineTitle": press.focusTitle ?? "", "completed": String(press.completed), "total": String(press.total)]))
+        }
+        return 0
+    }
+
+    static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
+    }
+}

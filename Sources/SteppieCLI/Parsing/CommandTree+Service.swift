@@ -1,0 +1,18 @@
+// `serve`, `service status` (issue 12).
+extension CommandTree {
+    static let noService = OptionSpec.flag("--no-service", help: "cli.option.noService")
+
+    static let serviceArea: [CommandSpec] = [
+        CommandSpec("serve", abstract: "cli.serve.abstract", options: [output, wavFile]),
+        CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
+            CommandSpec("status", abstract: "cli.service.status.abstract", options: [json]),
+        ]),
+    ]
+}
+
+extension Steppie {
+    static let serviceHandlers: [String: Handler] = [
+        "serve": ServiceCommands.serve,
+        "service status": ServiceCommands.status,
+    ]
+}

@@ -1,0 +1,33 @@
+import SteppieService
+
+extension ErrorText {
+    /// Why the service would not start.
+    static func service(_ e: ServiceError, _ t: Messages) -> String {
+        switch e {
+        case .alreadyRunning(let pid, let socket, let database):
+            return t("cli.error.serviceRunning", ["pid": pid.map(String.init) ?? "?", "socket": socket ?? "?", "database": database])
+        case .socketInUse(let path): return t("cli.error.socketInUse", ["socket": path])
+        case .unsafeSocketFolder(let path): return t("cli.error.unsafeSocketFolder", ["path": path])
+        case .file(let f): return file(f, t)
+        case .system(let operation, let code): return t("cli.error.serviceSystem", ["reason": systemReason(operation, code, t)])
+        }
+    }
+
+    /// A refusal from a running service, by its stable code.
+    static func serviceFailure(_ f: ServiceFailure, _ t: Messages) -> String {
+        t("cli.error.service." + f.code.rawValue)
+    }
+
+    /// One line of the service's log.
+    static func serviceLog(_ e: ServiceLogEntry, _ t: Messages) -> String {
+        switch e {
+        case .listening(let socket, let children):
+            return t("service.log.listening", ["socket": socket, "children": children.joined(separator: ", "), "count": String(children.count)])
+        case .childAdded(let name): return t("service.log.childAdded", ["child": name])
+        case .childRemoved(let name): return t("service.log.childRemoved", ["child": name])
+        case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
+        case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
+        case .stopping: return t("service.log.stopping")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import CSocket
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to a running service: one request, one reply, in order; then, after
+/// `subscribe`, event lines. Used by the command line and the tests.
+public final class ServiceClient {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextId = 1
+
+    /// Connects to the socket at `path`; nil when nothing listens there.
+    public static func connect(path: String) -> ServiceClient? {
+        let fd = csocket_connect(path)
+        return fd >= 0 ? ServiceClient(fd: fd) : nil
+    }
+
+    private init(fd: Int32) { self.fd = fd }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends `request` (an id is given when it has none) and waits up to `timeout` for its reply.
+    public func request(_ request: ServiceRequest, timeout: Double = 10) throws -> ServiceReply {
+        var r = request
+        if r.id == nil { r.id = nextId; nextId += 1 }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try sendLine(String(decoding: try encoder.encode(r), as: UTF8.self))
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            guard let line = try readLine(until: deadline) else { throw ServiceFailure(code: .failed, message: "no reply") }
+            // Event lines of a subscription may come before the reply.
+            if let reply = try? JSONDecoder().decode(ServiceReply.self, from: Data(line.utf8)), reply.id == r.id || reply.id == nil {
+                return reply
+            }
+        }
+    }
+
+    /// Writes one raw line (tests use it for hostile input).
+    public func sendLine(_ line: String) throws {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        try sendRaw(bytes)
+    }
+
+    /// Writes bytes as they are.
+    public func sendRaw(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ServiceFailure(code: .failed, message: "send: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// The next line from the service, or nil when `deadline` passed or the service closed.
+    public func readLine(until deadline: Date) throws -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, Int32(min(left, 60) * 1000) + 1)
+            if ready < 0 { if errno == EINTR { continue }; return nil }
+            if ready == 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// True once the service closed the connection (checked without waiting long).
+    public func isClosed(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 20) > 0 {
+                var byte: UInt8 = 0
+                let n = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK))
+                if n == 0 { return true }
+                if n > 0 { _ = try? readLine(until: Date()) ; buffer.removeAll() }
+                if n < 0 && errno != EINTR && errno != EAGAIN { return true }
+            }
+        }
+        return false
+    }
+}

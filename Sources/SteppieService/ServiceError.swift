@@ -1,0 +1,13 @@
+import SteppieFiles
+
+/// Why the service could not start or stopped, as values the command line says.
+public enum ServiceError: Error, Equatable, Sendable {
+    /// Another `steppie serve` holds the database; its pid and socket as it wrote them.
+    case alreadyRunning(pid: Int32?, socket: String?, database: String)
+    /// Something answers on the socket path already (another service, on another database).
+    case socketInUse(path: String)
+    /// The socket's folder belongs to another user or is open to others.
+    case unsafeSocketFolder(path: String)
+    case file(FileRefusal)
+    case system(operation: String, errno: Int32)
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// One request on the control socket: one JSON object per line. `id` is echoed in the reply.
+///
+/// Operations: `status`, `say` (`text`, `rate`, `volume`, `locale`), `done`, `undo`, `next`,
+/// `press` (`routineId`), `subscribe` (then event lines follow), `ping`. `child` (a name or an
+/// id) selects the child of `done`/`undo`/`next`/`press`/`subscribe`; without it, the only child.
+/// `database`, when given, must be the service's own database (else `otherDatabase`), so a
+/// command aimed at another file never reaches this service.
+public struct ServiceRequest: Codable, Equatable, Sendable {
+    public var id: Int?
+    public var op: String
+    public var database: String?
+    public var child: String?
+    public var routineId: String?
+    public var text: String?
+    public var rate: Double?
+    public var volume: Double?
+    public var locale: String?
+
+    public init(id: Int? = nil, op: String, database: String? = nil, child: String? = nil, routineId: String? = nil,
+                text: String? = nil, rate: Double? = nil, volume: Double? = nil, locale: String? = nil) {
+        self.id = id; self.op = op; self.database = database; self.child = child; self.routineId = routineId
+        self.text = text; self.rate = rate; self.volume = volume; self.locale = locale
+    }
+}
+
+/// The reply to one request: `ok` and one of the results, or an error with a stable code.
+public struct ServiceReply: Codable, Equatable, Sendable {
+    public var id: Int?
+    public var ok: Bool
+    public var error: ServiceFailure?
+    public var status: ServiceStatus?
+    public var press: PressResult?
+    public var said: SayResult?
+
+    public init(id: Int?, ok: Bool, error: ServiceFailure? = nil, status: ServiceStatus? = nil,
+                press: PressResult? = nil, said: SayResult? = nil) {
+        self.id = id; self.ok = ok; self.error = error; self.status = status; self.press = press; self.said = said
+    }
+
+    static func failure(_ id: Int?, _ code: ServiceFailure.Code, _ message: String) -> ServiceReply {
+        ServiceReply(id: id, ok: false, error: ServiceFailure(code: code, message: message))
+    }
+}
+
+/// Why a request was refused. The code is for programs (the command line says it in the user's
+/// language); the message is English for logs.
+public struct ServiceFailure: Codable, Equatable, Sendable, Error {
+    public enum Code: String, Codable, Sendable {
+        case badRequest, lineTooLong, unknownOperation, otherDatabase, childNotFound, childAmbiguous,
+             noActiveSet, invalidValue, busy, failed
+    }
+    public var code: Code
+    public var message: String
+
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// What `status` answers.
+public struct ServiceStatus: Codable, Equatable, Sendable {
+    public var pid: Int32
+    public var uptimeSeconds: Double
+    public var database: String
+    public var socket: String
+    public var output: String
+    public var children: [ChildStatus]
+}
+
+/// One child's runtime as the service holds it.
+public struct ChildStatus: Codable, Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var completed: Int
+    public var total: Int
+    public var focus: String?
+    public var focusTitle: String?
+    public var allDone: Bool
+}
+
+/// What a press did: whether it was saved, and the progress after it.
+public struct PressResult: Codable, Equatable, Sendable {
+    public var child: String
+    public var action: String
+    /// True when the press changed the database (a completion or an undo was saved).
+    public var saved: Bool
+    /// Why nothing changed, when nothing did (`undoRefused`, `saveFailed`, `allDone`, `notCurrent`).
+    public var notice: String?
+    public var completed: Int
+    public var total: Int
+    public var focus: String?
+    public var focusTitle: String?
+}
+
+/// What `say` answers: the sentence is playing.
+public struct SayResult: Codable, Equatable, Sendable {
+    public var samples: Int
+}
