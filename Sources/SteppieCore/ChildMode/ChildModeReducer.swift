@@ -140,7 +140,8 @@ public enum ChildModeReducer {
         state.plan = DayPlan(day: newDay, set: state.plan.set, items: state.plan.items.map { .init(routine: $0.routine, log: nil) })
         // Nothing is focused until the new day's plan arrives; then its first card is announced.
         state.focus = nil
-        state.lastSeen = max(state.lastSeen, newDay.start(in: state.timeZone))
+        // Just before the new day's first instant, so a reminder due exactly at midnight is crossed.
+        state.lastSeen = max(state.lastSeen, newDay.start(in: state.timeZone).addingTimeInterval(-0.001))
         effects.append(.reloadPlan(day: newDay))
         return effects
     }
