@@ -39,6 +39,8 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
+    // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
+    .target(name: "SteppieInput", dependencies: ["SteppieFiles", "CEvdev"]),
     .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieBenchSupport"]),
     // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
     // the service, the terminal screen and the tests.
@@ -64,6 +66,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieTestSupport"]),
+    .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
                 dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport"]),

@@ -48,3 +48,18 @@ static inline int cevdev_erase(int fd, int effect_id) {
     if (ioctl(fd, EVIOCRMFF, effect_id) < 0) return -errno;
     return 0;
 }
+
+// Input devices read for big buttons and switches (SteppieInput).
+
+/// The evdev protocol version (> 0), or -errno (-ENOTTY or -EINVAL: not an evdev device).
+static inline int cevdev_version(int fd) {
+    int version = 0;
+    if (ioctl(fd, EVIOCGVERSION, &version) < 0) return -errno;
+    return version;
+}
+
+/// Takes (on != 0) or gives back (on == 0) exclusive use of the device; 0 or -errno.
+static inline int cevdev_grab(int fd, int on) {
+    if (ioctl(fd, EVIOCGRAB, on ? 1 : 0) < 0) return -errno;
+    return 0;
+}
