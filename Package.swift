@@ -48,10 +48,11 @@ let swiftTargets: [Target] = [
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
     // `steppie serve`: the long-running engine, its control socket and systemd notification.
     .target(name: "SteppieService",
-            dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "CSystemd", "CSocket"]),
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
+                           "CSystemd", "CSocket"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "CTerminal"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.

@@ -54,6 +54,17 @@ public final class ChildModeRuntime {
         reloadIfChanged(now: now)
     }
 
+    /// Reads today's plan again now: for a change this process made through another path (the
+    /// service switching sets by schedule), which SQLite's data_version does not report.
+    public func reloadPlan() {
+        let now = clock.now()
+        do {
+            send(.planChanged(try store.today(childId: child.id, day: LocalDay(now, in: store.timeZone)), now: now))
+        } catch {
+            onFault(error)
+        }
+    }
+
     /// When the next timer-driven event is due, so a loop can sleep until then.
     public var nextDeadline: Date? { undoTimer }
 

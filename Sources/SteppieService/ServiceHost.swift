@@ -4,6 +4,7 @@ import SteppieChildMode
 import SteppieCore
 import SteppieFeedback
 import SteppieFiles
+import SteppieInput
 import SteppieStore
 
 /// What the service tells its log (the journal under systemd); the command line says it from
@@ -12,6 +13,10 @@ public enum ServiceLogEntry: Equatable, Sendable {
     case listening(socket: String, children: [String])
     case childAdded(String)
     case childRemoved(String)
+    /// A weekly schedule made another set active.
+    case setSwitched(child: String)
+    /// A big button was lost, came back, or says something (catalog key and arguments).
+    case button(key: String, arguments: [String: String])
     case fault(child: String, reason: String)
     case peerRefused(uid: UInt32)
     case stopping
@@ -43,11 +48,19 @@ public final class ServiceHost {
     private var lastVersion = -1
     private var lastScan = -Double.infinity
     private var lastWatchdog = 0.0
+    /// When each child's schedule was last applied (the wall clock of the routines).
+    private var scheduleChecked: [UUID: Date] = [:]
+    /// Big buttons and the child they press for (nil: the only child with an active set).
+    private let buttons: [ButtonDevice]
+    private let buttonChild: String?
     /// Most clients at once; more are told `busy` and closed.
     public static let maxClients = 64
 
     public init(store: Store, databasePath: String, engine: FeedbackEngine, clock: any WallClock, socketPath: String,
-                speechLocale: String, log: @escaping (ServiceLogEntry) -> Void) {
+                speechLocale: String, buttons: [ButtonDevice] = [], buttonChild: String? = nil,
+                log: @escaping (ServiceLogEntry) -> Void) {
+        self.buttons = buttons
+        self.buttonChild = buttonChild
         self.store = store
         self.databasePath = databasePath
         self.engine = engine
@@ -120,8 +133,10 @@ public final class ServiceHost {
     public func step(timeoutMilliseconds: Int32) {
         var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
         for c in clients { fds.append(pollfd(fd: c.fd, events: Int16(POLLIN) | (c.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)) }
+        for b in buttons { fds.append(pollfd(fd: b.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)) }
         _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
         let now = Monotonic.seconds()
+        pressButtons()
         if fds[0].revents & Int16(POLLIN) != 0 { acceptAll() }
         for (i, c) in clients.enumerated() where i + 1 < fds.count && fds[i + 1].fd == c.fd {
             let revents = fds[i + 1].revents
@@ -137,6 +152,29 @@ public final class ServiceHost {
         }
         clients.removeAll { $0.finished }
         tick(now: now)
+    }
+
+    /// Presses from the big buttons go to their child's runtime, like keys on a screen; a button
+    /// unplugged is tried again every 500 ms.
+    private func pressButtons() {
+        guard !buttons.isEmpty else { return }
+        let instant = ContinuousClock.now
+        let target: ChildModeRuntime? = {
+            if case .success(let r) = runtime(for: buttonChild) { return r }
+            return nil
+        }()
+        for device in buttons {
+            device.reopenIfDue(now: instant)
+            for press in device.read(now: instant) {
+                guard let target else { continue }
+                switch press.action {
+                case .done: target.done()
+                case .undo: target.undo()
+                case .next: target.next()
+                }
+            }
+            for notice in device.takeNotices() { log(.button(key: notice.catalogKey, arguments: notice.arguments)) }
+        }
     }
 
     /// Timers, reminders, schedules, other processes' edits, the watchdog.
@@ -177,6 +215,7 @@ public final class ServiceHost {
     private func rescan(now: Double) {
         lastScan = now
         guard let children = try? store.children(includeArchived: false) else { return }
+        for child in children { applySchedule(child) }
         var wanted = Set<UUID>()
         for child in children where (try? store.activeSet(childId: child.id)) != nil {
             wanted.insert(child.id)
@@ -189,6 +228,26 @@ public final class ServiceHost {
         for id in runtimes.keys where !wanted.contains(id) {
             runtimes[id] = nil
             log(.childRemoved(names[id] ?? id.lowercased))
+        }
+    }
+
+    /// Switches the child's active set when the weekly schedule says so: once when the service
+    /// starts, then at each switch instant (a manual choice holds until the next switch).
+    private func applySchedule(_ child: Child) {
+        let now = clock.now()
+        let last = scheduleChecked[child.id]
+        scheduleChecked[child.id] = now
+        guard let schedule = try? store.schedule(childId: child.id), !schedule.isEmpty else { return }
+        if let last {
+            guard let next = schedule.nextSwitch(after: last, in: store.timeZone), next.at <= now else { return }
+        }
+        do {
+            if try store.applySchedule(childId: child.id, at: now) {
+                log(.setSwitched(child: child.displayName))
+                runtimes[child.id]?.reloadPlan()
+            }
+        } catch {
+            log(.fault(child: child.displayName, reason: String(describing: error)))
         }
     }
 

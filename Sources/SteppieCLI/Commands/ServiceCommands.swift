@@ -1,6 +1,7 @@
 import CTerminal
 import Foundation
 import SteppieCore
+import SteppieInput
 import SteppieService
 import SteppieStore
 
@@ -20,8 +21,15 @@ enum ServiceCommands {
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let locales = Set((try store.children(includeArchived: false)).compactMap(\.profile.locale) + [c.text.locale])
         do { try engine.warmUp(locales: locales.sorted()) } catch { log(.fault(child: "-", reason: String(describing: error))) }
+        let buttons = try c.invocation.values("--button").map { (text: String) throws -> ButtonDevice in
+            let spec: ButtonSpec
+            do throws(ButtonSpecError) { spec = try ButtonSpec(parsing: text) } catch {
+                throw UsageError.invalidValue(option: "--button", value: text, expected: c.text(error.catalogKey, error.arguments))
+            }
+            return try ButtonDevice(spec: spec, now: ContinuousClock.now)
+        }
         let host = ServiceHost(store: store, databasePath: database, engine: engine, clock: c.env.clock, socketPath: socket,
-                               speechLocale: c.text.locale, log: log)
+                               speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"), log: log)
         let stop = StopFlag()
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT, SIGHUP] {

@@ -3,7 +3,11 @@ extension CommandTree {
     static let noService = OptionSpec.flag("--no-service", help: "cli.option.noService")
 
     static let serviceArea: [CommandSpec] = [
-        CommandSpec("serve", abstract: "cli.serve.abstract", options: [output, wavFile]),
+        CommandSpec("serve", abstract: "cli.serve.abstract", options: [
+            output, wavFile,
+            .value("--button", "PATH[:MAP]", help: "cli.option.button", repeatable: true),
+            .value("--child", "NAME", help: "cli.option.buttonChild"),
+        ]),
         CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
             CommandSpec("status", abstract: "cli.service.status.abstract", options: [json]),
         ]),

@@ -1,3 +1,4 @@
+import SteppieInput
 import SteppieService
 
 extension ErrorText {
@@ -18,6 +19,13 @@ extension ErrorText {
         t("cli.error.service." + f.code.rawValue)
     }
 
+    /// A button message from its catalog key; a `kind` argument is itself a catalog key.
+    static func button(_ key: String, _ arguments: [String: String], _ t: Messages) -> String {
+        var args = arguments
+        if let kind = args["kind"] { args["kind"] = t(kind) }
+        return t(key, args)
+    }
+
     /// One line of the service's log.
     static func serviceLog(_ e: ServiceLogEntry, _ t: Messages) -> String {
         switch e {
@@ -25,6 +33,8 @@ extension ErrorText {
             return t("service.log.listening", ["socket": socket, "children": children.joined(separator: ", "), "count": String(children.count)])
         case .childAdded(let name): return t("service.log.childAdded", ["child": name])
         case .childRemoved(let name): return t("service.log.childRemoved", ["child": name])
+        case .setSwitched(let name): return t("service.log.setSwitched", ["child": name])
+        case .button(let key, let arguments): return button(key, arguments, t)
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
         case .stopping: return t("service.log.stopping")

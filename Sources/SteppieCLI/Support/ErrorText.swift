@@ -4,6 +4,7 @@ import SteppieBackup
 import SteppieLocalization
 import SteppieFiles
 import SteppieService
+import SteppieInput
 import Foundation
 
 /// Turns error values into one line of text in the user's language.
@@ -43,6 +44,7 @@ enum ErrorText {
         case let f as FileRefusal: line = file(f, t)
         case let s as ServiceError: line = service(s, t)
         case let s as ServiceFailure: line = serviceFailure(s, t)
+        case let b as ButtonDeviceError: line = button(b.catalogKey, b.arguments, t)
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
         case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])
         default: line = t("cli.error.unexpected", ["reason": String(describing: error)])
