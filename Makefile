@@ -18,7 +18,7 @@ bench:
 	scripts/bench.sh
 
 # Installs the binary and its data under one prefix: $(PREFIX)/bin/steppie and
-# $(PREFIX)/share/steppie/{Localization,Sounds,Pronunciation}, where the binary finds them, and the
+# $(PREFIX)/share/steppie/{Localization,Sounds,Pronunciation,Web}, where the binary finds them, and the
 # systemd user unit to $(SYSTEMD_USER_DIR) with ExecStart=$(PREFIX)/bin/steppie serve.
 # STEPPIE_BIN installs a binary already built instead of building a release (the tests use it).
 SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
@@ -27,8 +27,11 @@ install:
 	@if [ -z "$(STEPPIE_BIN)" ]; then echo "$(SWIFT) build -c release --product steppie"; $(SWIFT) build -c release --product steppie; fi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)
 	install -m 755 $(if $(STEPPIE_BIN),$(STEPPIE_BIN),.build/release/steppie) $(DESTDIR)$(PREFIX)/bin/steppie
-	rm -rf $(DESTDIR)$(PREFIX)/share/steppie/Localization $(DESTDIR)$(PREFIX)/share/steppie/Sounds $(DESTDIR)$(PREFIX)/share/steppie/Pronunciation
+	rm -rf $(DESTDIR)$(PREFIX)/share/steppie/Localization $(DESTDIR)$(PREFIX)/share/steppie/Sounds $(DESTDIR)$(PREFIX)/share/steppie/Pronunciation $(DESTDIR)$(PREFIX)/share/steppie/Web
 	cp -r Localization Sounds Pronunciation $(DESTDIR)$(PREFIX)/share/steppie/
+	mkdir -p $(DESTDIR)$(PREFIX)/share/steppie/Web
+	cp Web/*.html Web/*.css Web/*.js $(DESTDIR)$(PREFIX)/share/steppie/Web/ 2>/dev/null || true
+	cp -r Web/icons $(DESTDIR)$(PREFIX)/share/steppie/Web/ 2>/dev/null || true
 	sed 's|^ExecStart=.*|ExecStart=$(PREFIX)/bin/steppie serve|' contrib/systemd/steppie.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
 	chmod 644 $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
 

@@ -26,6 +26,8 @@ let cTargets: [Target] = [
     .target(name: "CTerminal"),
     // Unix-socket calls that need _GNU_SOURCE or sockaddr_un handling (peer credentials, 0600 bind).
     .target(name: "CSocket"),
+    // libmicrohttpd's variadic start function, for the kiosk pages' HTTP server.
+    .target(name: "CHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
 ]
 
 let swiftTargets: [Target] = [
@@ -49,7 +51,7 @@ let swiftTargets: [Target] = [
     // `steppie serve`: the long-running engine, its control socket and systemd notification.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "CSystemd", "CSocket"]),
+                           "SteppieLocalization", "CSystemd", "CSocket", "CHTTP"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "CTerminal"]),

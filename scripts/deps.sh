@@ -15,6 +15,7 @@ pc sndfile libsndfile1-dev
 pc libsodium libsodium-dev
 pc libzip libzip-dev
 pc libsystemd libsystemd-dev
+pc libmicrohttpd libmicrohttpd-dev
 cmd sqlite3 sqlite3
 cmd espeak-ng espeak-ng
 cmd pulseaudio pulseaudio

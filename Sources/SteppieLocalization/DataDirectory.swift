@@ -46,6 +46,11 @@ public enum DataDirectory {
         data.appendingPathComponent("Localization", isDirectory: true)
     }
 
+    /// `<data>/Web`: the kiosk pages and their icons.
+    public static func webDirectory(in data: URL) -> URL {
+        data.appendingPathComponent("Web", isDirectory: true)
+    }
+
     /// `<data>/Sounds`.
     public static func soundsDirectory(in data: URL) -> URL {
         data.appendingPathComponent("Sounds", isDirectory: true)

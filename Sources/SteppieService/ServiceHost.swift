@@ -15,6 +15,8 @@ public enum ServiceLogEntry: Equatable, Sendable {
     case childRemoved(String)
     /// A weekly schedule made another set active.
     case setSwitched(child: String)
+    /// The child's page is served at this address.
+    case kioskPage(child: String, url: String)
     /// A big button was lost, came back, or says something (catalog key and arguments).
     case button(key: String, arguments: [String: String])
     case fault(child: String, reason: String)
@@ -53,12 +55,33 @@ public final class ServiceHost {
     /// Big buttons and the child they press for (nil: the only child with an active set).
     private let buttons: [ButtonDevice]
     private let buttonChild: String?
+    /// The kiosk pages (nil: `--http none`).
+    private let httpConfig: HTTPConfig?
+    private var http: HTTPServer?
+    private let bridge = ServiceBridge()
+    private var board: StateBoard
+    private var published: [UUID: KioskScreen] = [:]
+    private var screenVersion = 0
+
+    /// Where the kiosk pages are served and what they are made of.
+    public struct HTTPConfig: Sendable {
+        public var address: String
+        public var port: UInt16
+        public var webDirectory: URL
+        /// Catalog text in a locale (the pages' words).
+        public var text: @Sendable (String, [String: String], String) -> String
+        public init(address: String, port: UInt16, webDirectory: URL, text: @escaping @Sendable (String, [String: String], String) -> String) {
+            self.address = address; self.port = port; self.webDirectory = webDirectory; self.text = text
+        }
+    }
     /// Most clients at once; more are told `busy` and closed.
     public static let maxClients = 64
 
     public init(store: Store, databasePath: String, engine: FeedbackEngine, clock: any WallClock, socketPath: String,
-                speechLocale: String, buttons: [ButtonDevice] = [], buttonChild: String? = nil,
+                speechLocale: String, buttons: [ButtonDevice] = [], buttonChild: String? = nil, http: HTTPConfig? = nil,
                 log: @escaping (ServiceLogEntry) -> Void) {
+        self.httpConfig = http
+        self.board = StateBoard(clock: clock)
         self.buttons = buttons
         self.buttonChild = buttonChild
         self.store = store
@@ -101,7 +124,22 @@ public final class ServiceHost {
         listenFD = csocket_listen(socketPath, 64)
         guard listenFD >= 0 else { throw ServiceError.system(operation: "listen", errno: errno) }
         rescan(now: Monotonic.seconds())
+        publishScreens()
+        if let config = httpConfig {
+            let box = HostBox(self)
+            let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory, board: board,
+                                    bridge: bridge) { [bridge] child, op, version in
+                bridge.run { box.host?.kioskPress(child: child, op: op, version: version) ?? (503, "{\"error\":\"stopping\"}") }
+            }
+            try server.start()
+            http = server
+        }
         log(.listening(socket: socketPath, children: runtimes.keys.compactMap { names[$0] }.sorted()))
+        if let http {
+            for (id, runtime) in runtimes.sorted(by: { $0.value.child.displayName < $1.value.child.displayName }) {
+                log(.kioskPage(child: runtime.child.displayName, url: http.pageURL(child: id.lowercased)))
+            }
+        }
         notifier.ready(status: "listening on \(socketPath)")
     }
 
@@ -115,6 +153,8 @@ public final class ServiceHost {
 
     /// Closes every connection and the socket (its file removed) and flushes the sound output.
     public func shutdown() {
+        http?.stop()
+        http = nil
         clients.removeAll()
         if listenFD >= 0 {
             close(listenFD)
@@ -134,8 +174,10 @@ public final class ServiceHost {
         var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
         for c in clients { fds.append(pollfd(fd: c.fd, events: Int16(POLLIN) | (c.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)) }
         for b in buttons { fds.append(pollfd(fd: b.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)) }
+        fds.append(pollfd(fd: bridge.wakeFD, events: Int16(POLLIN), revents: 0))
         _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
         let now = Monotonic.seconds()
+        bridge.drain()
         pressButtons()
         if fds[0].revents & Int16(POLLIN) != 0 { acceptAll() }
         for (i, c) in clients.enumerated() where i + 1 < fds.count && fds[i + 1].fd == c.fd {
@@ -152,6 +194,46 @@ public final class ServiceHost {
         }
         clients.removeAll { $0.finished }
         tick(now: now)
+        publishScreens()
+    }
+
+    // MARK: Kiosk pages
+
+    /// Publishes every child's screen whose content changed, for the pages' event streams.
+    private func publishScreens() {
+        guard httpConfig != nil else { return }
+        let now = clock.now()
+        for (id, runtime) in runtimes {
+            var screen = KioskScreen.make(state: runtime.state, child: runtime.child, now: now, version: screenVersion + 1,
+                                          fallbackLocale: speechLocale, text: httpConfig?.text ?? { key, _, _ in key })
+            if let old = published[id], old.sameContent(as: screen) { continue }
+            screenVersion += 1
+            screen.version = screenVersion
+            published[id] = screen
+            board.publish(screen)
+        }
+        for id in published.keys where runtimes[id] == nil {
+            published[id] = nil
+            board.remove(childId: id.lowercased)
+        }
+    }
+
+    /// A tap on a child's page: the same press as a key on a screen. A tap made on a screen that
+    /// has changed since (its version is older) is refused with the screen now, never applied to
+    /// a card the child did not see.
+    func kioskPress(child: String, op: String, version: Int?) -> (status: Int, body: String) {
+        guard let id = UUID(uuidString: child), let runtime = runtimes[id] else { return (404, "{\"error\":\"no such child\"}") }
+        publishScreens()
+        if let version, let current = published[id], version < current.version {
+            return (409, current.json(now: clock.now()))
+        }
+        switch op {
+        case "done": runtime.done()
+        case "undo": runtime.undo()
+        default: runtime.next()
+        }
+        publishScreens()
+        return (200, published[id]?.json(now: clock.now()) ?? "{}")
     }
 
     /// Presses from the big buttons go to their child's runtime, like keys on a screen; a button
@@ -414,6 +496,12 @@ public final class ServiceHost {
         if let x = FileIdentity(path: a), let y = FileIdentity(path: b) { return x == y }
         return URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
     }
+}
+
+/// Lets the HTTP threads' jobs (which run on the service's thread) find the host.
+final class HostBox: @unchecked Sendable {
+    weak var host: ServiceHost?
+    init(_ host: ServiceHost) { self.host = host }
 }
 
 /// Passes cues on, except while muted (the greeting when the service starts).

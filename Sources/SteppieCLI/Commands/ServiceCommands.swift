@@ -4,6 +4,7 @@ import SteppieCore
 import SteppieInput
 import SteppieService
 import SteppieStore
+import SteppieLocalization
 
 /// `steppie serve`, `steppie service status`, and the client side of `say`, `complete`, `undo`
 /// when a service runs on the same database (docs/service.md).
@@ -28,8 +29,10 @@ enum ServiceCommands {
             }
             return try ButtonDevice(spec: spec, now: ContinuousClock.now)
         }
+        let http = try httpConfig(c)
         let host = ServiceHost(store: store, databasePath: database, engine: engine, clock: c.env.clock, socketPath: socket,
-                               speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"), log: log)
+                               speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"),
+                               http: http, log: log)
         let stop = StopFlag()
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT, SIGHUP] {
@@ -44,6 +47,29 @@ enum ServiceCommands {
         try host.start()
         host.run(until: { stop.isSet })
         return 0
+    }
+
+    /// `--http ADDR:PORT` (default 127.0.0.1:8470; `none` turns the pages off). Loopback only: the
+    /// child's page has no sign-in, so nothing from the network may reach it.
+    static func httpConfig(_ c: Context) throws -> ServiceHost.HTTPConfig? {
+        let value = c.invocation.value("--http") ?? "127.0.0.1:8470"
+        if value == "none" { return nil }
+        let expected = c.text("cli.expected.httpAddress")
+        guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]) else {
+            throw UsageError.invalidValue(option: "--http", value: value, expected: expected)
+        }
+        var address = String(value[..<colon])
+        if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+        if address == "localhost" { address = "127.0.0.1" }
+        guard address == "::1" || address.hasPrefix("127.") else {
+            throw UsageError.invalidValue(option: "--http", value: value, expected: expected)
+        }
+        guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
+        let catalogs = try c.env.catalogs.get()
+        let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
+        return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data)) { key, args, locale in
+            localizer.text(key, locale: locale, args: args)
+        }
     }
 
     /// Exit 0 with the service's pid, uptime, children and output when one answers; 1 when none does.

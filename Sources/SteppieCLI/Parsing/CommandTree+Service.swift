@@ -7,6 +7,7 @@ extension CommandTree {
             output, wavFile,
             .value("--button", "PATH[:MAP]", help: "cli.option.button", repeatable: true),
             .value("--child", "NAME", help: "cli.option.buttonChild"),
+            .value("--http", "ADDR:PORT|none", help: "cli.option.http"),
         ]),
         CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
             CommandSpec("status", abstract: "cli.service.status.abstract", options: [json]),

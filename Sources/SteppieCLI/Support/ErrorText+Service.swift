@@ -34,6 +34,7 @@ extension ErrorText {
         case .childAdded(let name): return t("service.log.childAdded", ["child": name])
         case .childRemoved(let name): return t("service.log.childRemoved", ["child": name])
         case .setSwitched(let name): return t("service.log.setSwitched", ["child": name])
+        case .kioskPage(let name, let url): return t("service.log.kioskPage", ["child": name, "url": url])
         case .button(let key, let arguments): return button(key, arguments, t)
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])

@@ -1,0 +1,23 @@
+#ifndef CHTTP_H
+#define CHTTP_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <microhttpd.h>
+
+// libmicrohttpd's start function and its option list are variadic, and the C structs of the
+// socket address are easier to fill here: one non-variadic entry point for Swift.
+
+/// Starts a daemon on `address` (IPv4 dotted or IPv6) and `port`, one thread per connection (the
+/// event stream blocks), with the given connection limits. Returns NULL on failure (errno kept).
+struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
+                               unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
+                               MHD_AccessHandlerCallback handler, void *handler_cls);
+
+/// The port the daemon listens on (after binding port 0).
+uint16_t chttp_port(struct MHD_Daemon *daemon);
+
+/// A response holding a copy of `size` bytes at `data`.
+struct MHD_Response *chttp_response_copy(size_t size, const void *data);
+
+#endif

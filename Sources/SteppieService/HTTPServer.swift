@@ -1,0 +1,261 @@
+import CHTTP
+import Foundation
+import SteppieCore
+import Synchronization
+
+/// The kiosk pages' HTTP server inside `steppie serve` (libmicrohttpd, one thread per connection,
+/// loopback only): the child's page, its icons and scripts from `Web/`, the screen as JSON and as
+/// Server-Sent Events, and the child's three actions — nothing of guardian mode (docs/kiosk.md).
+///
+/// The HTTP threads never touch the store or the runtimes: screens are read from the `StateBoard`
+/// the service publishes, and presses run on the service's thread through the `ServiceBridge`.
+public final class HTTPServer: @unchecked Sendable {
+    /// Largest request body (a tap is ~60 bytes).
+    static let maxBodyBytes = 1024
+    /// A comment line on idle event streams, so proxies and the page know the stream is alive.
+    static let keepalive: TimeInterval = 15
+
+    private var daemon: OpaquePointer?
+    let board: StateBoard
+    let bridge: ServiceBridge
+    let webDirectory: URL
+    /// `Host` values accepted (DNS rebinding: a page from another name is refused).
+    private(set) var allowedHosts: Set<String> = []
+    private let bodies = Mutex<[Int: [UInt8]]>([:])
+    /// Runs a press on the service's thread: (child id, op, version seen) → (status, JSON).
+    let press: @Sendable (String, String, Int?) -> (status: Int, body: String)
+    public private(set) var port: UInt16 = 0
+    public let address: String
+
+    init(address: String, port: UInt16, webDirectory: URL, board: StateBoard, bridge: ServiceBridge,
+         press: @escaping @Sendable (String, String, Int?) -> (status: Int, body: String)) {
+        self.address = address
+        self.port = port
+        self.webDirectory = webDirectory
+        self.board = board
+        self.bridge = bridge
+        self.press = press
+    }
+
+    deinit { stop() }
+
+    /// Binds and starts the threads; throws `ServiceError.system` when the address cannot be used.
+    func start() throws {
+        let handler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
+            guard let cls, let connection, let url, let method, let uploadSize, let conCls else { return .NO }
+            let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+            return server.handle(connection, url: String(cString: url), method: String(cString: method),
+                                 upload: upload, uploadSize: uploadSize, state: conCls)
+        }
+        guard let d = chttp_start(address, port, 64, 32, 60, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque()) else {
+            throw ServiceError.system(operation: "http \(address):\(port)", errno: errno)
+        }
+        daemon = d
+        port = chttp_port(d)
+        let bracketed = address.contains(":") ? "[\(address)]" : address
+        allowedHosts = ["\(bracketed):\(port)", "localhost:\(port)"]
+        if address == "127.0.0.1" || address == "::1" { allowedHosts.formUnion(["127.0.0.1:\(port)", "[::1]:\(port)"]) }
+    }
+
+    func stop() {
+        board.close()
+        if let d = daemon { MHD_stop_daemon(d) }
+        daemon = nil
+    }
+
+    /// The address a browser opens for a child.
+    public func pageURL(child: String) -> String {
+        let host = address.contains(":") ? "[\(address)]" : address
+        return "http://\(host):\(port)/child/\(child)"
+    }
+
+    // MARK: Requests
+
+    private func handle(_ c: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
+                        uploadSize: UnsafeMutablePointer<Int>, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let key = Int(bitPattern: UnsafeRawPointer(c))
+        // First call: headers only. Later calls bring the body in pieces, then an empty call.
+        if state.pointee == nil {
+            state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+            return .YES
+        }
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            let bytes = upload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
+            let tooBig = bodies.withLock { all -> Bool in
+                var body = all[key] ?? []
+                body += bytes
+                all[key] = body.count > Self.maxBodyBytes ? [] : body
+                return body.count > Self.maxBodyBytes
+            }
+            uploadSize.pointee = 0
+            if tooBig { bodies.withLock { $0[key] = nil }; return reply(c, 413, json: "{\"error\":\"body too large\"}") }
+            return .YES
+        }
+        let body = bodies.withLock { $0.removeValue(forKey: key) } ?? []
+        guard let host = header(c, "Host"), allowedHosts.contains(host.lowercased()) else {
+            return reply(c, 421, json: "{\"error\":\"unknown host\"}")
+        }
+        let parts = url.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch method {
+        case "GET": return get(c, parts)
+        case "POST": return post(c, parts, body: body)
+        default: return reply(c, 405, json: "{\"error\":\"method not allowed\"}")
+        }
+    }
+
+    private func get(_ c: OpaquePointer, _ parts: [String]) -> MHD_Result {
+        switch parts.count {
+        case 0:
+            let children = board.childList
+            if children.count == 1 { return redirect(c, "/child/\(children[0].id)") }
+            return file(c, "index.html")
+        case 2 where parts[0] == "child":
+            return board.screen(parts[1]) == nil ? reply(c, 404, json: "{\"error\":\"no such child\"}") : file(c, "child.html")
+        case 2 where parts[0] == "static" && Self.isPlainName(parts[1]):
+            return file(c, parts[1])
+        case 2 where parts[0] == "icons" && parts[1].hasSuffix(".svg") && BuiltinIcons.contains(String(parts[1].dropLast(4))):
+            return file(c, "icons/" + parts[1])
+        case 2 where parts == ["api", "children"]:
+            struct Row: Encodable { var id: String; var name: String; var locale: String }
+            let rows = board.childList.map { Row(id: $0.id, name: $0.name, locale: $0.locale) }
+            let data = (try? JSONEncoder().encode(rows)) ?? Data("[]".utf8)
+            return reply(c, 200, json: String(decoding: data, as: UTF8.self))
+        case 4 where parts[0] == "api" && parts[1] == "child" && parts[3] == "state":
+            guard let screen = board.screen(parts[2]) else { return reply(c, 404, json: "{\"error\":\"no such child\"}") }
+            return reply(c, 200, json: screen.json(now: board.clock.now()))
+        case 4 where parts[0] == "api" && parts[1] == "child" && parts[3] == "events":
+            guard board.screen(parts[2]) != nil else { return reply(c, 404, json: "{\"error\":\"no such child\"}") }
+            return events(c, child: parts[2])
+        default:
+            return reply(c, 404, json: "{\"error\":\"not found\"}")
+        }
+    }
+
+    private func post(_ c: OpaquePointer, _ parts: [String], body: [UInt8]) -> MHD_Result {
+        guard parts.count == 4, parts[0] == "api", parts[1] == "child", ["done", "undo", "next"].contains(parts[3]) else {
+            return reply(c, 404, json: "{\"error\":\"not found\"}")
+        }
+        // A page of this server only: the browser names the page's origin on every POST.
+        guard let origin = header(c, "Origin"), let host = origin.split(separator: "/").last.map(String.init),
+              origin.hasPrefix("http://"), allowedHosts.contains(host.lowercased()) else {
+            return reply(c, 403, json: "{\"error\":\"origin\"}")
+        }
+        guard header(c, "Content-Type")?.lowercased().hasPrefix("application/json") == true else {
+            return reply(c, 415, json: "{\"error\":\"content type\"}")
+        }
+        struct Tap: Decodable { var version: Int? }
+        guard body.isEmpty || (try? JSONDecoder().decode(Tap.self, from: Data(body))) != nil else {
+            return reply(c, 400, json: "{\"error\":\"bad body\"}")
+        }
+        let version = (try? JSONDecoder().decode(Tap.self, from: Data(body)))?.version
+        let (status, json) = press(parts[2], parts[3], version)
+        return reply(c, status, json: json)
+    }
+
+    static func isPlainName(_ name: String) -> Bool {
+        name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_") }
+            && !name.hasPrefix(".") && [".css", ".js", ".html"].contains { name.hasSuffix($0) }
+    }
+
+    // MARK: Responses
+
+    private func header(_ c: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(c, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private func reply(_ c: OpaquePointer, _ status: Int, json: String) -> MHD_Result {
+        respond(c, status, Array(json.utf8), type: "application/json; charset=utf-8", cache: "no-store")
+    }
+
+    private func redirect(_ c: OpaquePointer, _ location: String) -> MHD_Result {
+        respond(c, 302, [], type: "text/plain", cache: "no-store", extra: ["Location": location])
+    }
+
+    private func file(_ c: OpaquePointer, _ relative: String) -> MHD_Result {
+        let url = webDirectory.appendingPathComponent(relative)
+        guard let data = try? Data(contentsOf: url), data.count < 4 << 20 else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
+        let type: String
+        switch url.pathExtension {
+        case "html": type = "text/html; charset=utf-8"
+        case "css": type = "text/css; charset=utf-8"
+        case "js": type = "text/javascript; charset=utf-8"
+        case "svg": type = "image/svg+xml"
+        default: type = "application/octet-stream"
+        }
+        return respond(c, 200, Array(data), type: type, cache: "no-cache")
+    }
+
+    private func respond(_ c: OpaquePointer, _ status: Int, _ bytes: [UInt8], type: String, cache: String,
+                         extra: [String: String] = [:]) -> MHD_Result {
+        var copy = bytes
+        let response = copy.withUnsafeMutableBytes { buf in
+            chttp_response_copy(buf.count, buf.baseAddress)
+        }
+        guard let response else { return .NO }
+        defer { MHD_destroy_response(response) }
+        var headers = Self.securityHeaders
+        headers["Content-Type"] = type
+        headers["Cache-Control"] = cache
+        for (k, v) in extra { headers[k] = v }
+        for (k, v) in headers { _ = MHD_add_response_header(response, k, v) }
+        return MHD_queue_response(c, UInt32(status), response)
+    }
+
+    static let securityHeaders: [String: String] = [
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "X-Frame-Options": "DENY",
+    ]
+
+    // MARK: Event stream
+
+    /// One page's Server-Sent Events: the screen now, then every newer one, a keepalive comment
+    /// when nothing happened for 15 s. The reader blocks its connection's own thread.
+    final class EventStream {
+        let board: StateBoard
+        let child: String
+        var version = -1
+        var pending: [UInt8] = []
+        init(board: StateBoard, child: String) { self.board = board; self.child = child }
+
+        func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+            if pending.isEmpty {
+                let (screen, closed) = board.waitForNewer(child, than: version, timeout: HTTPServer.keepalive)
+                if closed { return -1 }   // MHD_CONTENT_READER_END_OF_STREAM
+                if let screen {
+                    version = screen.version
+                    pending = Array("event: state\ndata: \(screen.json(now: board.clock.now()))\n\n".utf8)
+                } else {
+                    pending = Array(": keepalive\n\n".utf8)
+                }
+            }
+            let n = min(max, pending.count)
+            pending.withUnsafeBytes { src in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: src.baseAddress!, byteCount: n)
+            }
+            pending.removeFirst(n)
+            return n
+        }
+    }
+
+    private func events(_ c: OpaquePointer, child: String) -> MHD_Result {
+        let stream = EventStream(board: board, child: child)
+        let reader: MHD_ContentReaderCallback = { cls, _, buf, max in
+            guard let cls, let buf else { return -2 }
+            return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buf, max: max)
+        }
+        let free: MHD_ContentReaderFreeCallback = { cls in
+            if let cls { Unmanaged<EventStream>.fromOpaque(cls).release() }
+        }
+        guard let response = MHD_create_response_from_callback(UInt64.max, 32 * 1024, reader,
+                                                               Unmanaged.passRetained(stream).toOpaque(), free) else { return .NO }
+        defer { MHD_destroy_response(response) }
+        var headers = Self.securityHeaders
+        headers["Content-Type"] = "text/event-stream; charset=utf-8"
+        headers["Cache-Control"] = "no-store"
+        for (k, v) in headers { _ = MHD_add_response_header(response, k, v) }
+        return MHD_queue_response(c, 200, response)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SteppieCore
+
+/// What the child's page draws, built from the runtime's state (docs/kiosk.md): the screen, the
+/// cards, the undo window and every word in the child's language. Encoded fresh for each client,
+/// so the undo countdown is right whenever a page connects.
+public struct KioskScreen: Sendable, Equatable {
+    public struct ChildInfo: Encodable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var locale: String
+    }
+
+    public struct Icon: Encodable, Sendable, Equatable {
+        public var type: String
+        public var name: String?
+        public var url: String?
+        public var label: String
+    }
+
+    public struct Card: Encodable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var icon: Icon
+        public var color: String
+        public var done: Bool
+        public var current: Bool
+    }
+
+    public var child: ChildInfo
+    public var screen: String
+    public var completed: Int
+    public var total: Int
+    public var items: [Card]
+    public var focus: Card?
+    public var undoDeadline: Date?
+    public var undoSeconds: Int
+    public var waitingUntil: String?
+    public var intensity: String
+    public var labels: [String: String]
+    /// Changes with every published state (pages send it back with a tap).
+    public var version: Int
+
+    /// The screen of `state` for `child`; `text` resolves catalog keys in a locale.
+    public static func make(state: ChildModeState, child: Child, now: Date, version: Int, fallbackLocale: String,
+                            text: (String, [String: String], String) -> String) -> KioskScreen {
+        let locale = child.profile.locale ?? fallbackLocale
+        func card(_ item: DayPlan.Item) -> Card {
+            let r = item.routine
+            let icon: Icon
+            switch r.icon {
+            case .builtin(let name):
+                icon = Icon(type: "builtin", name: name, url: nil,
+                            label: BuiltinIcons.label(of: name)?.resolve(chosen: locale, system: nil) ?? name)
+            case .photo:
+                icon = Icon(type: "builtin", name: "star", url: nil, label: r.title.resolve(chosen: locale, system: nil))
+            }
+            return Card(id: r.id.lowercased, title: r.title.resolve(chosen: locale, system: nil), icon: icon,
+                        color: CardColor(token: r.colorToken)?.rawValue ?? "sky", done: item.isCompleted,
+                        current: state.plan.current?.routine.id == r.id)
+        }
+        let items = state.plan.items.map(card)
+        let focus = state.focus.flatMap { id in state.plan.items.first { $0.routine.id == id } }.map(card)
+        var waiting: String?
+        if let start = state.plan.set?.startTime, state.plan.completedCount == 0,
+           now < state.day.instant(at: start, in: state.timeZone) {
+            waiting = start.description
+        }
+        let screen: String
+        if state.plan.total == 0 { screen = "empty" }
+        else if waiting != nil { screen = "waiting" }
+        else if state.undo != nil { screen = "undo" }
+        else if state.isAllDone { screen = "allDone" }
+        else { screen = "current" }
+        let keys = ["done", "undo", "next", "allDone", "waiting", "empty", "reconnecting", "progress", "doneHint", "list"]
+        var labels: [String: String] = [:]
+        for key in keys {
+            labels[key] = text("kiosk." + key, ["time": waiting ?? "", "completed": String(state.shownCompleted),
+                                                "total": String(state.plan.total), "child": child.displayName], locale)
+        }
+        return KioskScreen(child: ChildInfo(id: child.id.lowercased, name: child.displayName, locale: locale), screen: screen,
+                           completed: state.shownCompleted, total: state.plan.total, items: items, focus: focus,
+                           undoDeadline: state.undo?.deadline, undoSeconds: state.undoDurationSeconds, waitingUntil: waiting,
+                           intensity: child.profile.intensity.rawValue, labels: labels, version: version)
+    }
+
+    /// The JSON the page reads, with the undo countdown as of `now`.
+    public func json(now: Date) -> String {
+        struct Undo: Encodable { var secondsLeft: Double; var totalSeconds: Int }
+        struct Progress: Encodable { var completed: Int; var total: Int }
+        struct Wire: Encodable {
+            var child: ChildInfo; var screen: String; var progress: Progress; var items: [Card]; var focus: Card?
+            var undo: Undo?; var waitingUntil: String?; var intensity: String; var version: Int; var labels: [String: String]
+        }
+        let undo = undoDeadline.map { Undo(secondsLeft: max(0, $0.timeIntervalSince(now)), totalSeconds: undoSeconds) }
+        let wire = Wire(child: child, screen: screen, progress: Progress(completed: completed, total: total), items: items, focus: focus,
+                        undo: undo, waitingUntil: waitingUntil, intensity: intensity, version: version, labels: labels)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(wire)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Equal apart from the version: nothing a page shows changed.
+    func sameContent(as other: KioskScreen) -> Bool {
+        var a = self, b = other
+        a.version = 0; b.version = 0
+        return a == b
+    }
+}
