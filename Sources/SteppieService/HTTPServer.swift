@@ -74,25 +74,29 @@ public final class HTTPServer: @unchecked Sendable {
     private func handle(_ c: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
                         uploadSize: UnsafeMutablePointer<Int>, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         let key = Int(bitPattern: UnsafeRawPointer(c))
-        // First call: headers only. Later calls bring the body in pieces, then an empty call.
+        // First call: headers only (a declared body over the limit is refused at once). Later
+        // calls bring the body in pieces, then an empty call.
         if state.pointee == nil {
             state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
-            return .YES
+            if let length = header(c, "Content-Length").flatMap(Int.init), length > Self.maxBodyBytes {
+                return reply(c, 413, json: "{\"error\":\"body too large\"}")
+            }
+            return MHD_Result.YES
         }
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
             let bytes = upload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-            let tooBig = bodies.withLock { all -> Bool in
-                var body = all[key] ?? []
-                body += bytes
-                all[key] = body.count > Self.maxBodyBytes ? [] : body
-                return body.count > Self.maxBodyBytes
+            bodies.withLock { all in
+                // Past the limit the rest is read and dropped; the final call answers 413.
+                let body = all[key] ?? []
+                guard body.count <= Self.maxBodyBytes else { return }
+                all[key] = body + bytes
             }
             uploadSize.pointee = 0
-            if tooBig { bodies.withLock { $0[key] = nil }; return reply(c, 413, json: "{\"error\":\"body too large\"}") }
-            return .YES
+            return MHD_Result.YES
         }
         let body = bodies.withLock { $0.removeValue(forKey: key) } ?? []
+        if body.count > Self.maxBodyBytes { return reply(c, 413, json: "{\"error\":\"body too large\"}") }
         guard let host = header(c, "Host"), allowedHosts.contains(host.lowercased()) else {
             return reply(c, 421, json: "{\"error\":\"unknown host\"}")
         }
