@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 
 // struct ucred needs _GNU_SOURCE and sockaddr_un a length check: both easier in C.
 
@@ -60,4 +61,8 @@ int csocket_connect(const char *path) {
         return -1;
     }
     return fd;
+}
+
+int csocket_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }

@@ -17,4 +17,7 @@ int csocket_accept(int listen_fd);
 /// descriptor or -1 with errno set.
 int csocket_connect(const char *path);
 
+/// A non-blocking, close-on-exec eventfd (to wake a poll loop from another thread); -1 on failure.
+int csocket_eventfd(void);
+
 #endif
