@@ -33,10 +33,11 @@ install:
 	cp Web/*.html Web/*.css Web/*.js $(DESTDIR)$(PREFIX)/share/steppie/Web/ 2>/dev/null || true
 	cp -r Web/icons $(DESTDIR)$(PREFIX)/share/steppie/Web/ 2>/dev/null || true
 	sed 's|^ExecStart=.*|ExecStart=$(PREFIX)/bin/steppie serve|' contrib/systemd/steppie.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
+	install -m 644 contrib/systemd/steppie-kiosk.service $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie-kiosk.service
 	chmod 644 $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
+	rm -f $(DESTDIR)$(PREFIX)/bin/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie-kiosk.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/steppie
 
 sounds:

@@ -24,6 +24,9 @@ cmd sox sox
 cmd tmux tmux
 cmd unzip unzip
 cmd python3 python3
+# The kiosk: the systemd unit test verifies a unit that starts cage with Chromium.
+cmd cage cage
+cmd chromium chromium
 cmd make make
 cmd systemd-analyze systemd
 [ -d /usr/share/espeak-ng-data ] || [ -d /usr/lib/x86_64-linux-gnu/espeak-ng-data ] || need_pkgs+=(espeak-ng-data)

@@ -56,6 +56,14 @@ import Testing
         let asFile = try Self.run([analyze, "verify", unit], in: tmp)
         #expect(asFile.status == 0 && asFile.output.isEmpty, "systemd-analyze verify: \(asFile.output)")
 
+        // The kiosk unit: cage + Chromium on the child's page, verified the same way.
+        let kiosk = prefix + "/lib/systemd/user/steppie-kiosk.service"
+        let kioskText = try String(contentsOfFile: kiosk, encoding: .utf8)
+        #expect(kioskText.contains("--kiosk --app=http://127.0.0.1:8470/"))
+        #expect(kioskText.contains("ExecStart=/usr/bin/cage "))
+        let kioskUser = try Self.run([analyze, "--user", "verify", kiosk], in: tmp, environment: ["XDG_RUNTIME_DIR": runtime.path])
+        #expect(kioskUser.status == 0 && kioskUser.output.isEmpty, "systemd-analyze --user verify kiosk: \(kioskUser.output)")
+
         // The check can see a warning: the same unit with a misspelt key is reported.
         let broken = tmp.appendingPathComponent("steppie.service").path
         try text.replacingOccurrences(of: "WatchdogSec=30", with: "WatchdogSecs=30").write(toFile: broken, atomically: true, encoding: .utf8)
@@ -63,6 +71,6 @@ import Testing
         #expect(warned.output.contains("Unknown key 'WatchdogSecs'"), "\(warned.output)")
 
         let uninstall = try Self.run(["make", "-s", "uninstall", "PREFIX=\(prefix)"], in: repository)
-        #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: unit))
+        #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: unit) && !FileManager.default.fileExists(atPath: kiosk))
     }
 }
