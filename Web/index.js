@@ -1,0 +1,68 @@
+/*
+ * Steppie: the child picker. One big button per child (GET /api/children); each opens
+ * /child/<id>. With one child the service redirects there itself; the page does the same
+ * in case it was opened directly. No words of its own: only the children's names.
+ */
+(function () {
+  'use strict';
+
+  var TONES = ['sky', 'mint', 'lemon', 'peach', 'lavender', 'rose'];
+  var list = document.getElementById('picker-list');
+  var wait = document.getElementById('picker-wait');
+  var delay = 1000;
+
+  function show(children) {
+    if (children.length === 1) {
+      location.replace('/child/' + encodeURIComponent(children[0].id));
+      return;
+    }
+    list.textContent = '';
+    var locales = {};
+    children.forEach(function (child, index) {
+      var li = document.createElement('li');
+      var a = document.createElement('a');
+      a.className = 'picker-child';
+      a.href = '/child/' + encodeURIComponent(child.id);
+      a.setAttribute('data-color', TONES[index % TONES.length]);
+      if (child.locale) { a.lang = child.locale; locales[child.locale] = true; }
+      a.setAttribute('aria-label', child.name || '');
+      var initial = document.createElement('span');
+      initial.className = 'picker-initial';
+      initial.setAttribute('aria-hidden', 'true');
+      initial.textContent = Array.from(child.name || '?')[0] || '?';
+      var name = document.createElement('span');
+      name.className = 'picker-name';
+      name.textContent = child.name || '';
+      a.appendChild(initial);
+      a.appendChild(name);
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    var only = Object.keys(locales);
+    if (only.length === 1) document.documentElement.lang = only[0];
+    wait.hidden = children.length > 0;
+    list.hidden = children.length === 0;
+    var first = list.querySelector('a');
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function load() {
+    fetch('/api/children', { cache: 'no-store', credentials: 'same-origin' })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+      .then(function (children) {
+        delay = 1000;
+        show(Array.isArray(children) ? children : []);
+        if (!Array.isArray(children) || children.length === 0) retry();
+      })
+      .catch(retry);
+  }
+
+  // The service may still be starting: keep the calm waiting dot and ask again.
+  function retry() {
+    window.setTimeout(load, delay);
+    delay = Math.min(delay * 2, 8000);
+  }
+
+  document.addEventListener('contextmenu', function (event) { event.preventDefault(); });
+  load();
+}());
