@@ -384,6 +384,7 @@ public final class ServiceHost {
         case "ping": return ServiceReply(id: r.id, ok: true)
         case "status": return ServiceReply(id: r.id, ok: true, status: status())
         case "say": return say(r)
+        case "preview": return preview(r)
         case "done", "undo", "next", "press": return press(r)
         case "state":
             switch runtime(for: r.child) {
@@ -481,6 +482,33 @@ public final class ServiceHost {
             let program = engine.output.startProgram([], interrupt: true)
             _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
             return ServiceReply(id: r.id, ok: true, said: SayResult(samples: samples.count))
+        } catch {
+            return .failure(r.id, .failed, String(describing: error))
+        }
+    }
+
+    /// Plays one feedback event at one intensity on the device's stream, as a guardian tunes by
+    /// listening; the sample title is the child's current activity.
+    private func preview(_ r: ServiceRequest) -> ServiceReply {
+        let runtime: ChildModeRuntime
+        switch self.runtime(for: r.child) {
+        case .success(let found): runtime = found
+        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+        }
+        guard let event = FeedbackEvent(rawValue: r.event ?? "completed") else { return .failure(r.id, .invalidValue, "unknown event") }
+        var profile = runtime.child.profile
+        if let raw = r.intensity {
+            guard let intensity = FeedbackIntensity(rawValue: raw) else { return .failure(r.id, .invalidValue, "unknown intensity") }
+            profile.intensity = intensity
+        }
+        let locale = r.locale ?? profile.locale ?? speechLocale
+        let title = runtime.state.plan.current?.routine.title.resolve(chosen: locale, system: nil) ?? ""
+        let feedback = EffectiveFeedback(profile: profile)
+        let context = CueContext(routineTitle: title, minutes: 5, time: "07:30", completed: runtime.state.plan.completedCount,
+                                 total: runtime.state.plan.total)
+        do {
+            _ = try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
+            return ServiceReply(id: r.id, ok: true)
         } catch {
             return .failure(r.id, .failed, String(describing: error))
         }

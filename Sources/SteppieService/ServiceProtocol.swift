@@ -3,7 +3,7 @@ import SteppieCore
 
 /// One request on the control socket: one JSON object per line. `id` is echoed in the reply.
 ///
-/// Operations: `status`, `state`, `say` (`text`, `rate`, `volume`, `locale`), `done`, `undo`, `next`,
+/// Operations: `status`, `state`, `preview` (`event`, `intensity`), `say` (`text`, `rate`, `volume`, `locale`), `done`, `undo`, `next`,
 /// `press` (`routineId`), `subscribe` (then event lines follow), `ping`. `child` (a name or an
 /// id) selects the child of `done`/`undo`/`next`/`press`/`subscribe`; without it, the only child.
 /// `database`, when given, must be the service's own database (else `otherDatabase`), so a
@@ -18,11 +18,17 @@ public struct ServiceRequest: Codable, Equatable, Sendable {
     public var rate: Double?
     public var volume: Double?
     public var locale: String?
+    /// `preview`: the feedback event (`completed`, `undone`, `next`, `allDone`, `announce`,
+    /// `reminder`, `error`) and the intensity to hear it at (default: the child's).
+    public var event: String?
+    public var intensity: String?
 
     public init(id: Int? = nil, op: String, database: String? = nil, child: String? = nil, routineId: String? = nil,
-                text: String? = nil, rate: Double? = nil, volume: Double? = nil, locale: String? = nil) {
+                text: String? = nil, rate: Double? = nil, volume: Double? = nil, locale: String? = nil,
+                event: String? = nil, intensity: String? = nil) {
         self.id = id; self.op = op; self.database = database; self.child = child; self.routineId = routineId
         self.text = text; self.rate = rate; self.volume = volume; self.locale = locale
+        self.event = event; self.intensity = intensity
     }
 }
 

@@ -203,6 +203,9 @@ os.remove(work)
             if staging == nil { usleep(20_000) }
         }
         let folder = try #require(staging, "the restore never reached the PIN prompt")
+        // The folder is made, then its lock file: wait for the lock (the restore then waits for the PIN).
+        let lockDeadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("lock").path), Date() < lockDeadline { usleep(5_000) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["lock"], "no photo is written before the PIN")
         let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o700)

@@ -42,7 +42,12 @@ import Testing
         #expect(f.logText.contains("weekly schedule"), "\(f.logText)")
         // The service's runtime shows the new set's plan.
         let schoolTotal = try store.routines(setId: school.id).filter(\.isActive).count
-        #expect(waitUntil(timeout: 3) { (try? f.client().request(ServiceRequest(op: "status")))?.status?.children.first?.total == schoolTotal })
+        var seen: Int?
+        let shown = waitUntil(timeout: 8) {
+            seen = (try? f.client().request(ServiceRequest(op: "status")))?.status?.children.first?.total
+            return seen == schoolTotal
+        }
+        #expect(shown, "the service shows \(String(describing: seen)) routines, the school set has \(schoolTotal): \(f.logText)")
     }
 
     /// One `struct input_event` (x86_64: 16-byte timeval, type, code, value).

@@ -46,6 +46,11 @@ enum FeedbackCommands {
             if let spoken = rendered.spokenText { c.console.print("  “\(spoken)”") }
             return 0
         }
+        // Heard on the device's stream when a service runs on this database (`--output pulse` or none).
+        if c.invocation.value("--output") ?? "pulse" == "pulse",
+           let status = try ServiceCommands.preview(c, event: event.rawValue, intensity: c.invocation.value("--intensity")) {
+            return status
+        }
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("preview"))
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let report = try engine.play(cue, feedback: feedback, locale: locale)

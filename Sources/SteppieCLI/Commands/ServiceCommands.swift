@@ -141,6 +141,18 @@ enum ServiceCommands {
         return 0
     }
 
+    /// `feedback preview` through the service: heard from the device's open stream. Nil when no
+    /// service runs on this database.
+    static func preview(_ c: Context, event: String, intensity: String?) throws -> Int32? {
+        guard let client = client(c) else { return nil }
+        let database = absolute(c.env.databasePath(option: c.invocation.value("--db")))
+        let reply = try client.request(ServiceRequest(op: "preview", database: database, child: c.invocation.value("--child"),
+                                                      locale: c.text.locale, event: event, intensity: intensity))
+        if reply.error?.code == .otherDatabase || reply.error?.code == .noActiveSet { return nil }
+        if let error = reply.error { throw error }
+        return 0
+    }
+
     static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
     }

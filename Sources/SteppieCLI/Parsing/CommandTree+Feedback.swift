@@ -17,7 +17,7 @@ extension CommandTree {
                 .value("--intensity", "INTENSITY", help: "cli.option.previewIntensity", choices: ["strong", "normal", "quiet", "off"]),
                 .value("--event", "EVENT", help: "cli.option.event", choices: events),
                 .value("--out", "FILE.wav", help: "cli.option.outWav", kind: .outputFile),
-                output, wavFile,
+                output, wavFile, noService,
             ]),
             CommandSpec("profiles", abstract: "cli.feedback.profiles.abstract", options: [child, json]),
             CommandSpec("tune", abstract: "cli.feedback.tune.abstract", options: [
