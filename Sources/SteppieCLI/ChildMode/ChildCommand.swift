@@ -49,4 +49,19 @@ final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
     func set() { flag.store(true, ordering: .relaxed) }
     var isSet: Bool { flag.load(ordering: .relaxed) }
+
+    /// Turns `signals` into setting this flag (the loop ends and cleans up) instead of ending the
+    /// process; keep the returned sources for as long as the loop runs.
+    func install(on signals: [Int32]) -> [any DispatchSourceSignal] {
+        signals.map { sig in
+            signal(sig, SIG_IGN)
+            // Inherited blocked signals would never reach the source: a HUP from a closed
+            // terminal would leave the loop running with nobody to see it.
+            _ = cterminal_unblock_signal(sig)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [self] in set() }
+            source.resume()
+            return source
+        }
+    }
 }

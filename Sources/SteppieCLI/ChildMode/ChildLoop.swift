@@ -156,16 +156,6 @@ final class ChildLoop {
     static let stopSignals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
 
     private func installSignalHandlers() {
-        for sig in Self.stopSignals {
-            signal(sig, SIG_IGN)
-            // Inherited blocked signals would never reach the source: a HUP from a closed
-            // terminal would leave child mode running with nobody to see it.
-            _ = cterminal_unblock_signal(sig)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let flag = stop
-            source.setEventHandler { flag.set() }
-            source.resume()
-            signalSources.append(source)
-        }
+        signalSources = stop.install(on: Self.stopSignals)
     }
 }

@@ -34,15 +34,7 @@ enum ServiceCommands {
                                speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"),
                                http: http, log: log)
         let stop = StopFlag()
-        var sources: [any DispatchSourceSignal] = []
-        for sig in [SIGTERM, SIGINT, SIGHUP] {
-            signal(sig, SIG_IGN)
-            _ = cterminal_unblock_signal(sig)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stop.set() }
-            source.resume()
-            sources.append(source)
-        }
+        let sources = stop.install(on: [SIGTERM, SIGINT, SIGHUP])
         defer { sources.forEach { $0.cancel() } }
         try host.start()
         host.run(until: { stop.isSet })
