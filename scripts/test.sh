@@ -12,4 +12,5 @@ swift build --build-tests
 export STEPPIE_REQUIRE_PULSE=1
 scripts/with-pulse.sh swift test --skip-build --skip SteppieStressTests
 scripts/with-pulse.sh swift test --skip-build --filter SteppieStressTests
+scripts/browser-tests.sh
 .build/debug/steppie l10n check
