@@ -48,7 +48,7 @@ public final class HTTPServer: @unchecked Sendable {
                                  upload: upload, uploadSize: uploadSize, state: conCls)
         }
         guard let d = chttp_start(address, port, 64, 32, 60, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque()) else {
-            throw ServiceError.system(operation: "http \(address):\(port)", errno: errno)
+            throw ServiceError.httpUnavailable(address: address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)", errno: errno)
         }
         daemon = d
         port = chttp_port(d)

@@ -9,5 +9,7 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// The socket's folder belongs to another user or is open to others.
     case unsafeSocketFolder(path: String)
     case file(FileRefusal)
+    /// The kiosk pages' address could not be bound (in use, not this machine's).
+    case httpUnavailable(address: String, errno: Int32)
     case system(operation: String, errno: Int32)
 }

@@ -76,7 +76,7 @@ do {
     }
 
     // The service.
-    let service = try BenchChild(binary, ["serve", "--output", "pulse"], environment: env)
+    let service = try BenchChild(binary, ["serve", "--output", "pulse", "--http", "none"], environment: env)
     guard waitFor(20, { ServiceClient.connect(path: dir + "/control.sock") != nil }) else { throw BenchError("the service did not start") }
     // One throwaway sentence so the stream is awake.
     _ = try BenchChild(binary, ["say", "warm up", "--locale", "en"], environment: env).wait(timeout: 15)

@@ -16,7 +16,7 @@ import Testing
         environment["STEPPIE_SOCKET"] = socket
         environment["STEPPIE_DB"] = h.db
         environment["STEPPIE_NOW"] = nil
-        let service = try SpawnedProcess(CLIHarness.binary, ["serve", "--output", "null"], environment: environment,
+        let service = try SpawnedProcess(CLIHarness.binary, ["serve", "--output", "null", "--http", "none"], environment: environment,
                                          stdoutPath: h.directory + "/serve.log", stderrPath: h.directory + "/serve.log")
         let pid = service.pid
         defer { service.stop(SIGKILL) }

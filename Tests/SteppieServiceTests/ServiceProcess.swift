@@ -53,6 +53,8 @@ final class ServiceFixture {
 
     /// Starts `steppie serve` (with `args`) and waits until its socket answers.
     func start(_ args: [String] = ["--output", "null"], extra: [String: String] = [:], shell: String? = nil) throws {
+        // Tests run in parallel: no two services may want the default page port.
+        let args = args.contains("--http") ? args : args + ["--http", "none"]
         var env = environment
         for (k, v) in extra { env[k] = v }
         if let shell {

@@ -24,7 +24,7 @@ import Testing
         #expect(json?["pid"] as? Int == Int(f.process?.pid ?? 0))
         #expect((json?["children"] as? [[String: Any]])?.first?["name"] as? String == "Mina")
         // A second service on the same database is refused, naming the running one.
-        let second = f.run(["serve", "--output", "null"], extra: ["STEPPIE_SOCKET": f.directory + "/other.sock"])
+        let second = f.run(["serve", "--output", "null", "--http", "none"], extra: ["STEPPIE_SOCKET": f.directory + "/other.sock"])
         #expect(second.status == 1)
         #expect(second.err.contains("already runs") && second.err.contains("\(f.process?.pid ?? 0)"), "\(second.err)")
         // SIGTERM: a clean stop, the socket file removed.

@@ -112,7 +112,8 @@ enum ErrorText {
     /// A system error in the user's language: the common ones by name, others by their number.
     static func systemReason(_ operation: String, _ code: Int32, _ t: Messages) -> String {
         let known: [Int32: String] = [ENOSPC: "noSpace", EPIPE: "brokenPipe", EACCES: "denied", EPERM: "denied",
-                                      ENOENT: "missing", EROFS: "readOnly", EIO: "io", EDQUOT: "noSpace", EISDIR: "isDirectory"]
+                                      ENOENT: "missing", EROFS: "readOnly", EIO: "io", EDQUOT: "noSpace", EISDIR: "isDirectory",
+                                      EADDRINUSE: "addressInUse", EADDRNOTAVAIL: "addressNotHere"]
         let reason = known[code].map { t("file.errno." + $0) } ?? t("file.errno.other", ["code": String(code)])
         return t("file.operation", ["operation": operation, "reason": reason])
     }
