@@ -237,7 +237,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             let n = min(max, pending.count)
             pending.withUnsafeBytes { src in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: src.baseAddress!, byteCount: n)
+                if let base = src.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: n) }
             }
             pending.removeFirst(n)
             return n

@@ -23,14 +23,30 @@ import Testing
         return (Double(audible * window) / 22050, peak)
     }
 
+    /// Runs `pactl` on the test's server; returns its output (a module index for load-module).
+    static func pactl(_ args: [String]) throws -> String {
+        let out = NSTemporaryDirectory() + "pactl-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var full = args
+        if let server = env["PULSE_SERVER"] { full = ["-s", server] + full }
+        let p = try SpawnedProcess("/usr/bin/pactl", full, stdoutPath: out)
+        guard p.wait(timeout: 10) == 0 else { throw SpawnFailure(message: "pactl \(args.joined(separator: " ")) failed") }
+        return ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    struct SpawnFailure: Error { let message: String }
+
     /// Runs `command` (arguments of the real binary) with a service on the null sink and returns
     /// what the sink's monitor heard in the two seconds after it.
     static func heard(_ command: [String], setUp: (ServiceFixture) -> Void = { _ in }) throws -> (status: Int32, seconds: Double, peak: Float) {
         let f = ServiceFixture()
         #expect(f.run(["init", "--child", "Mina"]).status == 0)
         setUp(f)
-        try f.start(["--output", "pulse"])
-        let sink = env["PULSE_SINK"] ?? "steppie_test"
+        // A null sink of its own: other suites play into the shared one at the same time.
+        let sink = "steppie_svc_" + UUID().uuidString.prefix(8).lowercased()
+        let module = try Self.pactl(["load-module", "module-null-sink", "sink_name=\(sink)", "rate=22050", "channels=1"])
+        defer { _ = try? Self.pactl(["unload-module", module]) }
+        try f.start(["--output", "pulse"], extra: ["PULSE_SINK": sink])
         let recording = f.directory + "/monitor.raw"
         var args = ["--latency-msec=10", "--format=s16le", "--rate=22050", "--channels=1", "-d", sink + ".monitor"]
         if let server = env["PULSE_SERVER"] { args += ["-s", server] }
@@ -38,7 +54,7 @@ import Testing
         func bytes() -> Int { ((try? FileManager.default.attributesOfItem(atPath: recording))?[.size] as? Int) ?? 0 }
         #expect(waitUntil(timeout: 5) { bytes() > 4410 }, "the monitor recorder got no data")
         let startBytes = bytes()
-        let run = f.run(command + ["--locale", "en"])
+        let run = f.run(command + ["--locale", "en"], extra: ["PULSE_SINK": sink])
         #expect(waitUntil(timeout: 10) { bytes() >= startBytes + 2 * 22050 * 2 })
         parec.stop(SIGTERM)
         let data = try Data(contentsOf: URL(fileURLWithPath: recording))
