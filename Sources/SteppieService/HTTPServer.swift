@@ -19,6 +19,8 @@ public final class HTTPServer: @unchecked Sendable {
     let board: StateBoard
     let bridge: ServiceBridge
     let webDirectory: URL
+    /// Routine photos (`<database folder>/assets`, as backups keep them).
+    let photosDirectory: URL?
     /// `Host` values accepted (DNS rebinding: a page from another name is refused).
     private(set) var allowedHosts: Set<String> = []
     private let bodies = Mutex<[Int: [UInt8]]>([:])
@@ -27,11 +29,12 @@ public final class HTTPServer: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
     public let address: String
 
-    init(address: String, port: UInt16, webDirectory: URL, board: StateBoard, bridge: ServiceBridge,
+    init(address: String, port: UInt16, webDirectory: URL, photosDirectory: URL?, board: StateBoard, bridge: ServiceBridge,
          press: @escaping @Sendable (String, String, Int?) -> (status: Int, body: String)) {
         self.address = address
         self.port = port
         self.webDirectory = webDirectory
+        self.photosDirectory = photosDirectory
         self.board = board
         self.bridge = bridge
         self.press = press
@@ -120,6 +123,9 @@ public final class HTTPServer: @unchecked Sendable {
             return file(c, parts[1])
         case 2 where parts[0] == "icons" && parts[1].hasSuffix(".svg") && BuiltinIcons.contains(String(parts[1].dropLast(4))):
             return file(c, "icons/" + parts[1])
+        case 2 where parts[0] == "photos" && Self.isPhotoName(parts[1]):
+            guard let dir = photosDirectory else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
+            return file(c, parts[1], in: dir)
         case 2 where parts == ["api", "children"]:
             struct Row: Encodable { var id: String; var name: String; var locale: String }
             let rows = board.childList.map { Row(id: $0.id, name: $0.name, locale: $0.locale) }
@@ -157,6 +163,12 @@ public final class HTTPServer: @unchecked Sendable {
         return reply(c, status, json: json)
     }
 
+    /// A photo's file name as the data contract allows it (`Validator.photoAssetName`): nothing
+    /// that could leave the photo folder.
+    static func isPhotoName(_ name: String) -> Bool {
+        (try? Validator.photoAssetName(name)) != nil
+    }
+
     static func isPlainName(_ name: String) -> Bool {
         name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_") }
             && !name.hasPrefix(".") && [".css", ".js", ".html"].contains { name.hasSuffix($0) }
@@ -176,8 +188,8 @@ public final class HTTPServer: @unchecked Sendable {
         respond(c, 302, [], type: "text/plain", cache: "no-store", extra: ["Location": location])
     }
 
-    private func file(_ c: OpaquePointer, _ relative: String) -> MHD_Result {
-        let url = webDirectory.appendingPathComponent(relative)
+    private func file(_ c: OpaquePointer, _ relative: String, in directory: URL? = nil) -> MHD_Result {
+        let url = (directory ?? webDirectory).appendingPathComponent(relative)
         guard let data = try? Data(contentsOf: url), data.count < 4 << 20 else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
         let type: String
         switch url.pathExtension {
@@ -185,6 +197,8 @@ public final class HTTPServer: @unchecked Sendable {
         case "css": type = "text/css; charset=utf-8"
         case "js": type = "text/javascript; charset=utf-8"
         case "svg": type = "image/svg+xml"
+        case "png", "PNG": type = "image/png"
+        case "jpg", "jpeg", "JPG", "JPEG": type = "image/jpeg"
         default: type = "application/octet-stream"
         }
         return respond(c, 200, Array(data), type: type, cache: "no-cache")

@@ -52,8 +52,11 @@ public struct KioskScreen: Sendable, Equatable {
             case .builtin(let name):
                 icon = Icon(type: "builtin", name: name, url: nil,
                             label: BuiltinIcons.label(of: name)?.resolve(chosen: locale, system: nil) ?? name)
-            case .photo:
-                icon = Icon(type: "builtin", name: "star", url: nil, label: r.title.resolve(chosen: locale, system: nil))
+            case .photo(_, let asset):
+                // A guardian's photo, served by name from the data folder (`/photos/<name>`).
+                icon = HTTPServer.isPhotoName(asset)
+                    ? Icon(type: "photo", name: nil, url: "/photos/" + asset, label: r.title.resolve(chosen: locale, system: nil))
+                    : Icon(type: "builtin", name: "star", url: nil, label: r.title.resolve(chosen: locale, system: nil))
             }
             return Card(id: r.id.lowercased, title: r.title.resolve(chosen: locale, system: nil), icon: icon,
                         color: CardColor(token: r.colorToken)?.rawValue ?? "sky", done: item.isCompleted,

@@ -68,10 +68,14 @@ public final class ServiceHost {
         public var address: String
         public var port: UInt16
         public var webDirectory: URL
+        /// Routine photos; nil: photos are shown as the star icon.
+        public var photosDirectory: URL?
         /// Catalog text in a locale (the pages' words).
         public var text: @Sendable (String, [String: String], String) -> String
-        public init(address: String, port: UInt16, webDirectory: URL, text: @escaping @Sendable (String, [String: String], String) -> String) {
-            self.address = address; self.port = port; self.webDirectory = webDirectory; self.text = text
+        public init(address: String, port: UInt16, webDirectory: URL, photosDirectory: URL? = nil,
+                    text: @escaping @Sendable (String, [String: String], String) -> String) {
+            self.address = address; self.port = port; self.webDirectory = webDirectory; self.photosDirectory = photosDirectory
+            self.text = text
         }
     }
     /// Most clients at once; more are told `busy` and closed.
@@ -127,7 +131,8 @@ public final class ServiceHost {
         publishScreens()
         if let config = httpConfig {
             let box = HostBox(self)
-            let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory, board: board,
+            let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory,
+                                    photosDirectory: config.photosDirectory, board: board,
                                     bridge: bridge) { [bridge] child, op, version in
                 bridge.run { box.host?.kioskPress(child: child, op: op, version: version) ?? (503, "{\"error\":\"stopping\"}") }
             }

@@ -94,6 +94,30 @@ import Testing
         #expect(stale.status == 409 && stale.body.contains("\"screen\":\"undo\""))
     }
 
+    @Test func aRoutinePhotoIsShownFromTheDataFolderAndNothingElseIs() throws {
+        let f = ServiceFixture()
+        #expect(f.run(["init", "--child", "Mina"]).status == 0)
+        let store = try f.store()
+        let mina = try store.resolveChild("Mina")
+        let set = try #require(try store.activeSet(childId: mina.id))
+        var first = try #require(try store.routines(setId: set.id).first)
+        let photoName = "routine-photo-\(first.id.lowercased).png"
+        first.icon = .photo(localAssetId: UUID().uuidString, backupAssetName: photoName)
+        try store.updateRoutine(first, at: Date())
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 32)
+        try FileManager.default.createDirectory(atPath: f.directory + "/assets", withIntermediateDirectories: true)
+        try Data(png).write(to: URL(fileURLWithPath: f.directory + "/assets/" + photoName))
+        let (port, child) = try Self.serve(f)
+        let state = try #require(Self.get(port, "/api/child/\(child)/state"))
+        #expect(state.body.contains("\"url\":\"/photos/\(photoName)\""), "\(state.body.prefix(400))")
+        let photo = try #require(Self.get(port, "/photos/" + photoName))
+        #expect(photo.status == 200 && photo.headers["content-type"] == "image/png")
+        #expect(photo.body.utf8.count == png.count || photo.body.unicodeScalars.count > 0)
+        for path in ["/photos/steppie.db", "/photos/..%2Fsteppie.db", "/photos/.hidden.png", "/photos/missing.png"] {
+            #expect(Self.get(port, path)?.status == 404, "\(path)")
+        }
+    }
+
     @Test func theEventStreamFollowsPressesFromAnyFrontEnd() throws {
         let f = ServiceFixture()
         #expect(f.run(["init", "--child", "Mina"]).status == 0)

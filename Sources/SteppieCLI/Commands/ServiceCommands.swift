@@ -1,5 +1,6 @@
 import CTerminal
 import Foundation
+import SteppieBackup
 import SteppieCore
 import SteppieInput
 import SteppieService
@@ -59,7 +60,9 @@ enum ServiceCommands {
         guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
         let catalogs = try c.env.catalogs.get()
         let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
-        return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data)) { key, args, locale in
+        let photos = BackupCreator.assetsDirectory(forDatabase: c.env.databasePath(option: c.invocation.value("--db")))
+        return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data),
+                                      photosDirectory: photos) { key, args, locale in
             localizer.text(key, locale: locale, args: args)
         }
     }
