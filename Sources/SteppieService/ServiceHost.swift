@@ -34,34 +34,34 @@ public enum ServiceLogEntry: Equatable, Sendable {
 public final class ServiceHost {
     public let databasePath: String
     public let socketPath: String
-    private let store: Store
-    private let engine: FeedbackEngine
-    private let clock: any WallClock
-    private let speechLocale: String
-    private let log: (ServiceLogEntry) -> Void
-    private let notifier = SystemdNotifier()
-    private let started = Monotonic.now()
+    let store: Store
+    let engine: FeedbackEngine
+    let clock: any WallClock
+    let speechLocale: String
+    let log: (ServiceLogEntry) -> Void
+    let notifier = SystemdNotifier()
+    let started = Monotonic.now()
 
-    private var lock: InstanceLock?
-    private var listenFD: Int32 = -1
-    private var clients: [ClientConnection] = []
-    private var runtimes: [UUID: ChildModeRuntime] = [:]
-    private var names: [UUID: String] = [:]
-    private var lastVersion = -1
-    private var lastScan = -Double.infinity
-    private var lastWatchdog = 0.0
+    var lock: InstanceLock?
+    var listenFD: Int32 = -1
+    var clients: [ClientConnection] = []
+    var runtimes: [UUID: ChildModeRuntime] = [:]
+    var names: [UUID: String] = [:]
+    var lastVersion = -1
+    var lastScan = -Double.infinity
+    var lastWatchdog = 0.0
     /// When each child's schedule was last applied (the wall clock of the routines).
-    private var scheduleChecked: [UUID: Date] = [:]
+    var scheduleChecked: [UUID: Date] = [:]
     /// Big buttons and the child they press for (nil: the only child with an active set).
-    private let buttons: [ButtonDevice]
-    private let buttonChild: String?
+    let buttons: [ButtonDevice]
+    let buttonChild: String?
     /// The kiosk pages (nil: `--http none`).
-    private let httpConfig: HTTPConfig?
-    private var http: HTTPServer?
-    private let bridge = ServiceBridge()
-    private var board: StateBoard
-    private var published: [UUID: KioskScreen] = [:]
-    private var screenVersion = 0
+    let httpConfig: HTTPConfig?
+    var http: HTTPServer?
+    let bridge = ServiceBridge()
+    var board: StateBoard
+    var published: [UUID: KioskScreen] = [:]
+    var screenVersion = 0
 
     /// Where the kiosk pages are served and what they are made of.
     public struct HTTPConfig: Sendable {
@@ -202,48 +202,9 @@ public final class ServiceHost {
         publishScreens()
     }
 
-    // MARK: Kiosk pages
-
-    /// Publishes every child's screen whose content changed, for the pages' event streams.
-    private func publishScreens() {
-        guard httpConfig != nil else { return }
-        let now = clock.now()
-        for (id, runtime) in runtimes {
-            var screen = KioskScreen.make(state: runtime.state, child: runtime.child, now: now, version: screenVersion + 1,
-                                          fallbackLocale: speechLocale, text: httpConfig?.text ?? { key, _, _ in key })
-            if let old = published[id], old.sameContent(as: screen) { continue }
-            screenVersion += 1
-            screen.version = screenVersion
-            published[id] = screen
-            board.publish(screen)
-        }
-        for id in published.keys where runtimes[id] == nil {
-            published[id] = nil
-            board.remove(childId: id.lowercased)
-        }
-    }
-
-    /// A tap on a child's page: the same press as a key on a screen. A tap made on a screen that
-    /// has changed since (its version is older) is refused with the screen now, never applied to
-    /// a card the child did not see.
-    func kioskPress(child: String, op: String, version: Int?) -> (status: Int, body: String) {
-        guard let id = UUID(uuidString: child), let runtime = runtimes[id] else { return (404, "{\"error\":\"no such child\"}") }
-        publishScreens()
-        if let version, let current = published[id], version < current.version {
-            return (409, current.json(now: clock.now()))
-        }
-        switch op {
-        case "done": runtime.done()
-        case "undo": runtime.undo()
-        default: runtime.next()
-        }
-        publishScreens()
-        return (200, published[id]?.json(now: clock.now()) ?? "{}")
-    }
-
     /// Presses from the big buttons go to their child's runtime, like keys on a screen; a button
     /// unplugged is tried again every 500 ms.
-    private func pressButtons() {
+    func pressButtons() {
         guard !buttons.isEmpty else { return }
         let instant = ContinuousClock.now
         let target: ChildModeRuntime? = {
@@ -265,7 +226,7 @@ public final class ServiceHost {
     }
 
     /// Timers, reminders, schedules, other processes' edits, the watchdog.
-    private func tick(now: Double) {
+    func tick(now: Double) {
         for runtime in runtimes.values { runtime.poll() }
         let version = (try? store.dataVersion()) ?? lastVersion
         if version != lastVersion || now - lastScan >= 1 { rescan(now: now) }
@@ -276,7 +237,7 @@ public final class ServiceHost {
         }
     }
 
-    private func acceptAll() {
+    func acceptAll() {
         while true {
             let fd = csocket_accept(listenFD)
             if fd < 0 { return }
@@ -296,239 +257,6 @@ public final class ServiceHost {
         }
     }
 
-    // MARK: Children
-
-    /// Starts a runtime for every child with an active set and stops those of children that left.
-    private func rescan(now: Double) {
-        lastScan = now
-        guard let children = try? store.children(includeArchived: false) else { return }
-        for child in children { applySchedule(child) }
-        var wanted = Set<UUID>()
-        for child in children where (try? store.activeSet(childId: child.id)) != nil {
-            wanted.insert(child.id)
-            names[child.id] = child.displayName
-            if runtimes[child.id] == nil, let runtime = makeRuntime(child) {
-                runtimes[child.id] = runtime
-                if lastVersion >= 0 { log(.childAdded(child.displayName)) }
-            }
-        }
-        for id in runtimes.keys where !wanted.contains(id) {
-            runtimes[id] = nil
-            log(.childRemoved(names[id] ?? id.lowercased))
-        }
-    }
-
-    /// Switches the child's active set when the weekly schedule says so: once when the service
-    /// starts, then at each switch instant (a manual choice holds until the next switch).
-    private func applySchedule(_ child: Child) {
-        let now = clock.now()
-        let last = scheduleChecked[child.id]
-        scheduleChecked[child.id] = now
-        guard let schedule = try? store.schedule(childId: child.id), !schedule.isEmpty else { return }
-        if let last {
-            guard let next = schedule.nextSwitch(after: last, in: store.timeZone), next.at <= now else { return }
-        }
-        do {
-            if try store.applySchedule(childId: child.id, at: now) {
-                log(.setSwitched(child: child.displayName))
-                runtimes[child.id]?.reloadPlan()
-            }
-        } catch {
-            log(.fault(child: child.displayName, reason: String(describing: error)))
-        }
-    }
-
-    private func makeRuntime(_ child: Child) -> ChildModeRuntime? {
-        let locale = child.profile.locale ?? speechLocale
-        let name = child.displayName
-        let report: (String) -> Void = { [log] in log(.fault(child: name, reason: $0)) }
-        let recordings = RecordingCache(store: store, report: report)
-        let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings, report: report)
-        let gate = StartGate(sound)
-        let id = child.id
-        let events = EventLog(zone: store.timeZone, locale: locale) { [weak self] line throws(FileRefusal) in
-            self?.broadcast(line, child: id)
-        }
-        do {
-            let runtime = try ChildModeRuntime(store: store, child: child, clock: clock, player: gate, events: events)
-            runtime.onFault = { [log] in log(.fault(child: name, reason: String(describing: $0))) }
-            // The service starting (a boot, a restart) is not a moment to speak: the first
-            // announcement comes with the first press, timer, reminder or schedule.
-            gate.muted = true
-            runtime.start()
-            gate.muted = false
-            return runtime
-        } catch {
-            log(.fault(child: name, reason: String(describing: error)))
-            return nil
-        }
-    }
-
-    private func broadcast(_ line: String, child: UUID) {
-        let wrapped = "{\"child\":\"\(child.lowercased)\",\"event\":\(line)}"
-        for c in clients where c.subscribedChild == child { c.send(wrapped) }
-    }
-
-    // MARK: Requests
-
-    private func handle(_ line: String, from client: ClientConnection) {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { return }
-        guard let request = try? JSONDecoder().decode(ServiceRequest.self, from: Data(trimmed.utf8)) else {
-            client.send(Self.encode(.failure(nil, .badRequest, "not a JSON request object")))
-            return
-        }
-        client.send(Self.encode(reply(to: request, from: client)))
-    }
-
-    private func reply(to r: ServiceRequest, from client: ClientConnection) -> ServiceReply {
-        if let db = r.database, !Self.sameFile(db, databasePath) {
-            return .failure(r.id, .otherDatabase, "this service runs on \(databasePath)")
-        }
-        switch r.op {
-        case "ping": return ServiceReply(id: r.id, ok: true)
-        case "status": return ServiceReply(id: r.id, ok: true, status: status())
-        case "say": return say(r)
-        case "preview": return preview(r)
-        case "done", "undo", "next", "press": return press(r)
-        case "state":
-            switch runtime(for: r.child) {
-            case .success(let runtime):
-                return ServiceReply(id: r.id, ok: true, screen: ScreenSnapshot(child: runtime.child, state: runtime.state))
-            case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
-            }
-        case "subscribe":
-            switch runtime(for: r.child) {
-            case .success(let runtime):
-                client.subscribedChild = runtime.child.id
-                return ServiceReply(id: r.id, ok: true, status: status(only: runtime.child.id))
-            case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
-            }
-        default: return .failure(r.id, .unknownOperation, "unknown op")
-        }
-    }
-
-    /// The service's status, all children or one.
-    public func status(only: UUID? = nil) -> ServiceStatus {
-        let children = runtimes.values.filter { only == nil || $0.child.id == only }.map { Self.childStatus($0) }.sorted { $0.name < $1.name }
-        return ServiceStatus(pid: getpid(), uptimeSeconds: Double(Monotonic.now() - started) / 1e9, database: databasePath,
-                             socket: socketPath, output: engine.output.kind.rawValue, children: children)
-    }
-
-    /// One child's status, titles in `locale` (the asking command's language), else the child's.
-    static func childStatus(_ r: ChildModeRuntime, locale: String? = nil) -> ChildStatus {
-        let focus = r.state.focus.flatMap { r.state.plan.item($0)?.routine }
-        let locale = locale ?? r.child.profile.locale
-        return ChildStatus(id: r.child.id.lowercased, name: r.child.displayName, completed: r.state.shownCompleted,
-                           total: r.state.plan.total, focus: focus?.id.lowercased,
-                           focusTitle: focus?.title.resolve(chosen: locale, system: nil), allDone: r.state.isAllDone)
-    }
-
-    private func runtime(for selector: String?) -> Result<ChildModeRuntime, ServiceFailure> {
-        guard let selector, !selector.isEmpty else {
-            if runtimes.count == 1, let only = runtimes.values.first { return .success(only) }
-            return .failure(ServiceFailure(code: runtimes.isEmpty ? .noActiveSet : .childAmbiguous,
-                                           message: runtimes.isEmpty ? "no child has an active set" : "name the child"))
-        }
-        do {
-            let child = try store.resolveChild(selector)
-            guard let runtime = runtimes[child.id] else { return .failure(ServiceFailure(code: .noActiveSet, message: "no active set")) }
-            return .success(runtime)
-        } catch StoreError.childAmbiguous, StoreError.childNameAmbiguous {
-            return .failure(ServiceFailure(code: .childAmbiguous, message: "more than one child has that name"))
-        } catch {
-            return .failure(ServiceFailure(code: .childNotFound, message: "no such child"))
-        }
-    }
-
-    private func press(_ r: ServiceRequest) -> ServiceReply {
-        let runtime: ChildModeRuntime
-        switch self.runtime(for: r.child) {
-        case .success(let found): runtime = found
-        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
-        }
-        let before = runtime.state.plan.completedCount
-        switch r.op {
-        case "done": runtime.done()
-        case "undo": runtime.undo()
-        case "next": runtime.next()
-        default:
-            guard let raw = r.routineId, let id = UUID(uuidString: raw) else {
-                return .failure(r.id, .invalidValue, "routineId must be a UUID")
-            }
-            guard runtime.state.plan.item(id) != nil else { return .failure(r.id, .invalidValue, "no such routine today") }
-            runtime.press(id)
-        }
-        let state = runtime.state
-        let saved = state.plan.completedCount != before
-        var notice: String?
-        switch state.notice {
-        case .undoRefused?: notice = "undoRefused"
-        case .saveFailed?: notice = "saveFailed"
-        case .undoFailed?: notice = "undoFailed"
-        case nil: if !saved && r.op != "next" { notice = state.isAllDone ? "allDone" : "unchanged" }
-        }
-        let status = Self.childStatus(runtime, locale: r.locale)
-        return ServiceReply(id: r.id, ok: true, press: PressResult(child: status.id, action: r.op, saved: saved, notice: notice,
-                                                                   completed: status.completed, total: status.total,
-                                                                   focus: status.focus, focusTitle: status.focusTitle))
-    }
-
-    private func say(_ r: ServiceRequest) -> ServiceReply {
-        guard let text = r.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text.utf8.count <= 4000 else {
-            return .failure(r.id, .invalidValue, "text must be 1 to 4000 bytes")
-        }
-        let rate = r.rate ?? 1, volume = r.volume ?? 1
-        guard rate.isFinite, Validator.ttsRateRange.contains(rate), volume.isFinite, Validator.ttsVolumeRange.contains(volume) else {
-            return .failure(r.id, .invalidValue, "rate 0.5-1.5, volume 0-1")
-        }
-        do {
-            let samples = try SpeechSynthesizer.shared.speak(text: text, locale: r.locale ?? speechLocale, rate: rate, volume: volume)
-            let program = engine.output.startProgram([], interrupt: true)
-            _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
-            return ServiceReply(id: r.id, ok: true, said: SayResult(samples: samples.count))
-        } catch {
-            return .failure(r.id, .failed, String(describing: error))
-        }
-    }
-
-    /// Plays one feedback event at one intensity on the device's stream, as a guardian tunes by
-    /// listening; the sample title is the child's current activity.
-    private func preview(_ r: ServiceRequest) -> ServiceReply {
-        let runtime: ChildModeRuntime
-        switch self.runtime(for: r.child) {
-        case .success(let found): runtime = found
-        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
-        }
-        guard let event = FeedbackEvent(rawValue: r.event ?? "completed") else { return .failure(r.id, .invalidValue, "unknown event") }
-        var profile = runtime.child.profile
-        if let raw = r.intensity {
-            guard let intensity = FeedbackIntensity(rawValue: raw) else { return .failure(r.id, .invalidValue, "unknown intensity") }
-            profile.intensity = intensity
-        }
-        let locale = r.locale ?? profile.locale ?? speechLocale
-        let title = runtime.state.plan.current?.routine.title.resolve(chosen: locale, system: nil) ?? ""
-        let feedback = EffectiveFeedback(profile: profile)
-        let context = CueContext(routineTitle: title, minutes: 5, time: "07:30", completed: runtime.state.plan.completedCount,
-                                 total: runtime.state.plan.total)
-        do {
-            _ = try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
-            return ServiceReply(id: r.id, ok: true)
-        } catch {
-            return .failure(r.id, .failed, String(describing: error))
-        }
-    }
-
-    static func encode(_ reply: ServiceReply) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(reply)).map { String(decoding: $0, as: UTF8.self) } ?? "{\"ok\":false}"
-    }
-
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        if let x = FileIdentity(path: a), let y = FileIdentity(path: b) { return x == y }
-        return URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
-    }
 }
 
 /// Lets the HTTP threads' jobs (which run on the service's thread) find the host.

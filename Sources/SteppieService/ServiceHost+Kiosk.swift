@@ -1,0 +1,49 @@
+import Foundation
+import SteppieChildMode
+import SteppieCore
+import SteppieFeedback
+import SteppieFiles
+import SteppieInput
+import SteppieStore
+
+/// The kiosk pages' side of the service: screens published for the HTTP threads, taps run here.
+extension ServiceHost {
+    // MARK: Kiosk pages
+
+    /// Publishes every child's screen whose content changed, for the pages' event streams.
+    func publishScreens() {
+        guard httpConfig != nil else { return }
+        let now = clock.now()
+        for (id, runtime) in runtimes {
+            var screen = KioskScreen.make(state: runtime.state, child: runtime.child, now: now, version: screenVersion + 1,
+                                          fallbackLocale: speechLocale, text: httpConfig?.text ?? { key, _, _ in key })
+            if let old = published[id], old.sameContent(as: screen) { continue }
+            screenVersion += 1
+            screen.version = screenVersion
+            published[id] = screen
+            board.publish(screen)
+        }
+        for id in published.keys where runtimes[id] == nil {
+            published[id] = nil
+            board.remove(childId: id.lowercased)
+        }
+    }
+
+    /// A tap on a child's page: the same press as a key on a screen. A tap made on a screen that
+    /// has changed since (its version is older) is refused with the screen now, never applied to
+    /// a card the child did not see.
+    func kioskPress(child: String, op: String, version: Int?) -> (status: Int, body: String) {
+        guard let id = UUID(uuidString: child), let runtime = runtimes[id] else { return (404, "{\"error\":\"no such child\"}") }
+        publishScreens()
+        if let version, let current = published[id], version < current.version {
+            return (409, current.json(now: clock.now()))
+        }
+        switch op {
+        case "done": runtime.done()
+        case "undo": runtime.undo()
+        default: runtime.next()
+        }
+        publishScreens()
+        return (200, published[id]?.json(now: clock.now()) ?? "{}")
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import SteppieChildMode
+import SteppieCore
+import SteppieFeedback
+import SteppieFiles
+import SteppieInput
+import SteppieStore
+
+/// The control socket's requests: one JSON line in, one reply out, on the service's thread.
+extension ServiceHost {
+    // MARK: Requests
+
+    func handle(_ line: String, from client: ClientConnection) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return }
+        guard let request = try? JSONDecoder().decode(ServiceRequest.self, from: Data(trimmed.utf8)) else {
+            client.send(Self.encode(.failure(nil, .badRequest, "not a JSON request object")))
+            return
+        }
+        client.send(Self.encode(reply(to: request, from: client)))
+    }
+
+    func reply(to r: ServiceRequest, from client: ClientConnection) -> ServiceReply {
+        if let db = r.database, !Self.sameFile(db, databasePath) {
+            return .failure(r.id, .otherDatabase, "this service runs on \(databasePath)")
+        }
+        switch r.op {
+        case "ping": return ServiceReply(id: r.id, ok: true)
+        case "status": return ServiceReply(id: r.id, ok: true, status: status())
+        case "say": return say(r)
+        case "preview": return preview(r)
+        case "done", "undo", "next", "press": return press(r)
+        case "state":
+            switch runtime(for: r.child) {
+            case .success(let runtime):
+                return ServiceReply(id: r.id, ok: true, screen: ScreenSnapshot(child: runtime.child, state: runtime.state))
+            case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+            }
+        case "subscribe":
+            switch runtime(for: r.child) {
+            case .success(let runtime):
+                client.subscribedChild = runtime.child.id
+                return ServiceReply(id: r.id, ok: true, status: status(only: runtime.child.id))
+            case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+            }
+        default: return .failure(r.id, .unknownOperation, "unknown op")
+        }
+    }
+
+    /// The service's status, all children or one.
+    public func status(only: UUID? = nil) -> ServiceStatus {
+        let children = runtimes.values.filter { only == nil || $0.child.id == only }.map { Self.childStatus($0) }.sorted { $0.name < $1.name }
+        return ServiceStatus(pid: getpid(), uptimeSeconds: Double(Monotonic.now() - started) / 1e9, database: databasePath,
+                             socket: socketPath, output: engine.output.kind.rawValue, children: children)
+    }
+
+    /// One child's status, titles in `locale` (the asking command's language), else the child's.
+    static func childStatus(_ r: ChildModeRuntime, locale: String? = nil) -> ChildStatus {
+        let focus = r.state.focus.flatMap { r.state.plan.item($0)?.routine }
+        let locale = locale ?? r.child.profile.locale
+        return ChildStatus(id: r.child.id.lowercased, name: r.child.displayName, completed: r.state.shownCompleted,
+                           total: r.state.plan.total, focus: focus?.id.lowercased,
+                           focusTitle: focus?.title.resolve(chosen: locale, system: nil), allDone: r.state.isAllDone)
+    }
+
+    func runtime(for selector: String?) -> Result<ChildModeRuntime, ServiceFailure> {
+        guard let selector, !selector.isEmpty else {
+            if runtimes.count == 1, let only = runtimes.values.first { return .success(only) }
+            return .failure(ServiceFailure(code: runtimes.isEmpty ? .noActiveSet : .childAmbiguous,
+                                           message: runtimes.isEmpty ? "no child has an active set" : "name the child"))
+        }
+        do {
+            let child = try store.resolveChild(selector)
+            guard let runtime = runtimes[child.id] else { return .failure(ServiceFailure(code: .noActiveSet, message: "no active set")) }
+            return .success(runtime)
+        } catch StoreError.childAmbiguous, StoreError.childNameAmbiguous {
+            return .failure(ServiceFailure(code: .childAmbiguous, message: "more than one child has that name"))
+        } catch {
+            return .failure(ServiceFailure(code: .childNotFound, message: "no such child"))
+        }
+    }
+
+    func press(_ r: ServiceRequest) -> ServiceReply {
+        let runtime: ChildModeRuntime
+        switch self.runtime(for: r.child) {
+        case .success(let found): runtime = found
+        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+        }
+        let before = runtime.state.plan.completedCount
+        switch r.op {
+        case "done": runtime.done()
+        case "undo": runtime.undo()
+        case "next": runtime.next()
+        default:
+            guard let raw = r.routineId, let id = UUID(uuidString: raw) else {
+                return .failure(r.id, .invalidValue, "routineId must be a UUID")
+            }
+            guard runtime.state.plan.item(id) != nil else { return .failure(r.id, .invalidValue, "no such routine today") }
+            runtime.press(id)
+        }
+        let state = runtime.state
+        let saved = state.plan.completedCount != before
+        var notice: String?
+        switch state.notice {
+        case .undoRefused?: notice = "undoRefused"
+        case .saveFailed?: notice = "saveFailed"
+        case .undoFailed?: notice = "undoFailed"
+        case nil: if !saved && r.op != "next" { notice = state.isAllDone ? "allDone" : "unchanged" }
+        }
+        let status = Self.childStatus(runtime, locale: r.locale)
+        return ServiceReply(id: r.id, ok: true, press: PressResult(child: status.id, action: r.op, saved: saved, notice: notice,
+                                                                   completed: status.completed, total: status.total,
+                                                                   focus: status.focus, focusTitle: status.focusTitle))
+    }
+
+    func say(_ r: ServiceRequest) -> ServiceReply {
+        guard let text = r.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text.utf8.count <= 4000 else {
+            return .failure(r.id, .invalidValue, "text must be 1 to 4000 bytes")
+        }
+        let rate = r.rate ?? 1, volume = r.volume ?? 1
+        guard rate.isFinite, Validator.ttsRateRange.contains(rate), volume.isFinite, Validator.ttsVolumeRange.contains(volume) else {
+            return .failure(r.id, .invalidValue, "rate 0.5-1.5, volume 0-1")
+        }
+        do {
+            let samples = try SpeechSynthesizer.shared.speak(text: text, locale: r.locale ?? speechLocale, rate: rate, volume: volume)
+            let program = engine.output.startProgram([], interrupt: true)
+            _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
+            return ServiceReply(id: r.id, ok: true, said: SayResult(samples: samples.count))
+        } catch {
+            return .failure(r.id, .failed, String(describing: error))
+        }
+    }
+
+    /// Plays one feedback event at one intensity on the device's stream, as a guardian tunes by
+    /// listening; the sample title is the child's current activity.
+    func preview(_ r: ServiceRequest) -> ServiceReply {
+        let runtime: ChildModeRuntime
+        switch self.runtime(for: r.child) {
+        case .success(let found): runtime = found
+        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+        }
+        guard let event = FeedbackEvent(rawValue: r.event ?? "completed") else { return .failure(r.id, .invalidValue, "unknown event") }
+        var profile = runtime.child.profile
+        if let raw = r.intensity {
+            guard let intensity = FeedbackIntensity(rawValue: raw) else { return .failure(r.id, .invalidValue, "unknown intensity") }
+            profile.intensity = intensity
+        }
+        let locale = r.locale ?? profile.locale ?? speechLocale
+        let title = runtime.state.plan.current?.routine.title.resolve(chosen: locale, system: nil) ?? ""
+        let feedback = EffectiveFeedback(profile: profile)
+        let context = CueContext(routineTitle: title, minutes: 5, time: "07:30", completed: runtime.state.plan.completedCount,
+                                 total: runtime.state.plan.total)
+        do {
+            _ = try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
+            return ServiceReply(id: r.id, ok: true)
+        } catch {
+            return .failure(r.id, .failed, String(describing: error))
+        }
+    }
+
+    static func encode(_ reply: ServiceReply) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(reply)).map { String(decoding: $0, as: UTF8.self) } ?? "{\"ok\":false}"
+    }
+
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        if let x = FileIdentity(path: a), let y = FileIdentity(path: b) { return x == y }
+        return URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
+    }
+}
