@@ -155,11 +155,9 @@ public final class HTTPServer: @unchecked Sendable {
             return reply(c, 415, json: "{\"error\":\"content type\"}")
         }
         struct Tap: Decodable { var version: Int? }
-        guard body.isEmpty || (try? JSONDecoder().decode(Tap.self, from: Data(body))) != nil else {
-            return reply(c, 400, json: "{\"error\":\"bad body\"}")
-        }
-        let version = (try? JSONDecoder().decode(Tap.self, from: Data(body)))?.version
-        let (status, json) = press(parts[2], parts[3], version)
+        let tap = body.isEmpty ? Tap(version: nil) : try? JSONDecoder().decode(Tap.self, from: Data(body))
+        guard let tap else { return reply(c, 400, json: "{\"error\":\"bad body\"}") }
+        let (status, json) = press(parts[2], parts[3], tap.version)
         return reply(c, status, json: json)
     }
 

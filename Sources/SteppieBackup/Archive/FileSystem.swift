@@ -23,12 +23,6 @@ enum FileSystem {
         }
     }
 
-    static func write(_ bytes: [UInt8], to url: URL) throws {
-        do { try Data(bytes).write(to: url) } catch {
-            throw BackupError.fileSystem(path: url.path, reason: error.localizedDescription)
-        }
-    }
-
     /// Regular files directly inside `directory` (none when it does not exist), sorted by name.
     static func files(in directory: URL) throws -> [(name: String, size: UInt64)] {
         guard exists(directory) else { return [] }

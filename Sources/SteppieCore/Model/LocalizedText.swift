@@ -32,11 +32,6 @@ public struct LocalizedText: Hashable, Sendable, Codable {
         return nil
     }
 
-    /// True when at least one locale holds non-blank text.
-    public var hasAnyText: Bool {
-        values.values.contains { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
-    }
-
     public init(from decoder: any Decoder) throws {
         values = try decoder.singleValueContainer().decode([String: String].self)
     }
