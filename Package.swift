@@ -51,7 +51,7 @@ let swiftTargets: [Target] = [
     // `steppie serve`: the long-running engine, its control socket and systemd notification.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "SteppieLocalization", "CSystemd", "CSocket", "CHTTP"]),
+                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "CSystemd", "CSocket", "CHTTP"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "CTerminal"]),
@@ -72,7 +72,8 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
-                dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport"]),
+                dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
+                               "SteppieSecurity", "SteppieLocalization"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).

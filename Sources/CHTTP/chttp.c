@@ -6,7 +6,8 @@
 
 struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
                                unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
-                               MHD_AccessHandlerCallback handler, void *handler_cls) {
+                               MHD_AccessHandlerCallback handler, void *handler_cls,
+                               MHD_RequestCompletedCallback completed, void *completed_cls) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
@@ -32,6 +33,7 @@ struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int 
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, max_per_ip,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_END);
 }
 

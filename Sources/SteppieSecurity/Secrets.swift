@@ -12,4 +12,21 @@ public enum Secrets {
         let digits = String(value)
         return String(repeating: "0", count: 6 - digits.count) + digits
     }
+
+    /// `byteCount` random bytes as lowercase hex (a 256-bit session token is `randomToken()`).
+    public static func randomToken(byteCount: Int = 32) -> String {
+        try? Sodium.ready()
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        randombytes_buf(&bytes, byteCount)
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares two secrets in time that does not depend on where they differ.
+    public static func equalInConstantTime(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<x.count { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
 }

@@ -23,14 +23,16 @@ public final class HTTPServer: @unchecked Sendable {
     let photosDirectory: URL?
     /// `Host` values accepted (DNS rebinding: a page from another name is refused).
     private(set) var allowedHosts: Set<String> = []
-    private let bodies = Mutex<[Int: [UInt8]]>([:])
+    /// The guardian pages (nil: not served).
+    let guardian: GuardianWeb?
     /// Runs a press on the service's thread: (child id, op, version seen) → (status, JSON).
     let press: @Sendable (String, String, Int?) -> (status: Int, body: String)
     public private(set) var port: UInt16 = 0
     public let address: String
 
     init(address: String, port: UInt16, webDirectory: URL, photosDirectory: URL?, board: StateBoard, bridge: ServiceBridge,
-         press: @escaping @Sendable (String, String, Int?) -> (status: Int, body: String)) {
+         guardian: GuardianWeb? = nil, press: @escaping @Sendable (String, String, Int?) -> (status: Int, body: String)) {
+        self.guardian = guardian
         self.address = address
         self.port = port
         self.webDirectory = webDirectory
@@ -50,7 +52,16 @@ public final class HTTPServer: @unchecked Sendable {
             return server.handle(connection, url: String(cString: url), method: String(cString: method),
                                  upload: upload, uploadSize: uploadSize, state: conCls)
         }
-        guard let d = chttp_start(address, port, 64, 32, 60, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque()) else {
+        let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
+            if let state, let body = state.pointee {
+                Unmanaged<RequestBody>.fromOpaque(body).release()
+                state.pointee = nil
+            }
+        }
+        // 64 connections, 32 per address, 30 s of silence closes one (slow clients), 64 KiB of
+        // headers and buffers per connection.
+        guard let d = chttp_start(address, port, 64, 32, 30, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque(),
+                                  completed, nil) else {
             throw ServiceError.httpUnavailable(address: address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)", errno: errno)
         }
         daemon = d
@@ -74,41 +85,97 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Requests
 
+    /// The body limit of a request: a tap is tiny, a guardian form small, a photo ≤ 5 MiB, a
+    /// backup upload up to `GuardianWeb.maxRestoreBytes`.
+    static func bodyLimit(path: String) -> Int {
+        guard path.hasPrefix("/guardian/") else { return maxBodyBytes }
+        if path.hasSuffix("/add") || path.hasSuffix("/edit") {
+            // Twice the photo limit, so a photo a little too big gets a page naming the field.
+            return 2 * GuardianWeb.maxPhotoBytes + RequestBody.textLimit
+        }
+        if path.hasSuffix("/backup/restore") { return GuardianWeb.maxRestoreBytes }
+        return RequestBody.textLimit
+    }
+
     private func handle(_ c: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
                         uploadSize: UnsafeMutablePointer<Int>, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        let key = Int(bitPattern: UnsafeRawPointer(c))
         // First call: headers only (a declared body over the limit is refused at once). Later
-        // calls bring the body in pieces, then an empty call.
-        if state.pointee == nil {
-            state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
-            if let length = header(c, "Content-Length").flatMap(Int.init), length > Self.maxBodyBytes {
+        // calls bring the body in pieces, then an empty call. The request's body lives in its
+        // `state` until libmicrohttpd says the request completed.
+        guard let pointer = state.pointee else {
+            let body = RequestBody(limit: Self.bodyLimit(path: url))
+            state.pointee = Unmanaged.passRetained(body).toOpaque()
+            if let length = header(c, "Content-Length").flatMap(Int.init), length > body.limit {
                 return reply(c, 413, json: "{\"error\":\"body too large\"}")
+            }
+            let type = header(c, "Content-Type")?.lowercased() ?? ""
+            if method == "POST", url.hasPrefix("/guardian/"),
+               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data") {
+                _ = body.expectForm(connection: c)
             }
             return MHD_Result.YES
         }
+        let body = Unmanaged<RequestBody>.fromOpaque(pointer).takeUnretainedValue()
         if uploadSize.pointee > 0 {
-            let count = uploadSize.pointee
-            let bytes = upload.map { Array(UnsafeRawBufferPointer(start: $0, count: count)) } ?? []
-            bodies.withLock { all in
-                // Past the limit the rest is read and dropped; the final call answers 413.
-                let body = all[key] ?? []
-                guard body.count <= Self.maxBodyBytes else { return }
-                all[key] = body + bytes
-            }
+            if let upload { body.append(UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee)) }
             uploadSize.pointee = 0
             return MHD_Result.YES
         }
-        let body = bodies.withLock { $0.removeValue(forKey: key) } ?? []
-        if body.count > Self.maxBodyBytes { return reply(c, 413, json: "{\"error\":\"body too large\"}") }
+        body.finish()
+        if body.overLimit { return reply(c, 413, json: "{\"error\":\"body too large\"}") }
         guard let host = header(c, "Host"), allowedHosts.contains(host.lowercased()) else {
             return reply(c, 421, json: "{\"error\":\"unknown host\"}")
         }
         let parts = url.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.first == "guardian" { return guardianPage(c, method: method, parts: parts, body: body) }
         switch method {
         case "GET": return get(c, parts)
-        case "POST": return post(c, parts, body: body)
+        case "POST": return post(c, parts, body: body.raw)
         default: return reply(c, 405, json: "{\"error\":\"method not allowed\"}")
         }
+    }
+
+    /// A guardian page: the request read into a `WebRequest`, answered by `GuardianWeb`.
+    private func guardianPage(_ c: OpaquePointer, method: String, parts: [String], body: RequestBody) -> MHD_Result {
+        guard let guardian else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
+        guard method == "GET" || method == "POST" else { return reply(c, 405, json: "{\"error\":\"method not allowed\"}") }
+        var cookies: [String: String] = [:]
+        if let session = MHD_lookup_connection_value(c, .COOKIE_KIND, GuardianWeb.cookieName) {
+            cookies[GuardianWeb.cookieName] = String(cString: session)
+        }
+        let form = body.textFields()
+        let request = WebRequest(method: method, path: parts, query: arguments(c), cookies: cookies, form: form, files: body.files,
+                                 malformedBody: body.malformed, secure: false, sameOrigin: method == "GET" || sameOrigin(c),
+                                 wantsJSON: header(c, "Accept")?.contains("application/json") == true)
+        let response = guardian.handle(request)
+        var headers: [String: String] = [:]
+        for (k, v) in response.headers { headers[k] = v }
+        return respond(c, response.status, response.body, type: response.contentType, cache: "no-store", extra: headers)
+    }
+
+    /// The query string's arguments (first value of each name; at most 32 names).
+    private func arguments(_ c: OpaquePointer) -> [String: String] {
+        final class Box { var values: [String: String] = [:] }
+        let box = Box()
+        let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+            guard let cls, let key else { return .NO }
+            let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+            guard box.values.count < 32 else { return .NO }
+            let name = String(cString: key)
+            if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
+            return .YES
+        }
+        withExtendedLifetime(box) {
+            _ = MHD_get_connection_values(c, .GET_ARGUMENT_KIND, iterator, Unmanaged.passUnretained(box).toOpaque())
+        }
+        return box.values
+    }
+
+    /// A POST from a page of this server: the browser names the page's origin on every POST.
+    private func sameOrigin(_ c: OpaquePointer) -> Bool {
+        guard let origin = header(c, "Origin"), origin.hasPrefix("http://"),
+              let host = origin.split(separator: "/").last.map(String.init) else { return false }
+        return allowedHosts.contains(host.lowercased())
     }
 
     private func get(_ c: OpaquePointer, _ parts: [String]) -> MHD_Result {
@@ -146,11 +213,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard parts.count == 4, parts[0] == "api", parts[1] == "child", ["done", "undo", "next"].contains(parts[3]) else {
             return reply(c, 404, json: "{\"error\":\"not found\"}")
         }
-        // A page of this server only: the browser names the page's origin on every POST.
-        guard let origin = header(c, "Origin"), let host = origin.split(separator: "/").last.map(String.init),
-              origin.hasPrefix("http://"), allowedHosts.contains(host.lowercased()) else {
-            return reply(c, 403, json: "{\"error\":\"origin\"}")
-        }
+        guard sameOrigin(c) else { return reply(c, 403, json: "{\"error\":\"origin\"}") }
         guard header(c, "Content-Type")?.lowercased().hasPrefix("application/json") == true else {
             return reply(c, 415, json: "{\"error\":\"content type\"}")
         }

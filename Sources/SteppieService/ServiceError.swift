@@ -12,4 +12,6 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// The kiosk pages' address could not be bound (in use, not this machine's).
     case httpUnavailable(address: String, errno: Int32)
     case system(operation: String, errno: Int32)
+    /// The guardian pages could not open the database.
+    case guardianPages(reason: String)
 }

@@ -158,6 +158,13 @@ extension ServiceHost {
         }
     }
 
+    /// "Play on the device" from the guardian pages: the cue a press would make, at the child's
+    /// saved profile with `intensity`, on the device's open stream. 200, or 409 with the reason.
+    func playForGuardian(child: UUID, event: String, intensity: String?) -> (status: Int, body: String) {
+        let reply = preview(ServiceRequest(op: "preview", child: child.lowercased, event: event, intensity: intensity))
+        return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
+    }
+
     static func encode(_ reply: ServiceReply) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

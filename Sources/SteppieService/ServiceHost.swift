@@ -72,9 +72,12 @@ public final class ServiceHost {
         public var photosDirectory: URL?
         /// Catalog text in a locale (the pages' words).
         public var text: @Sendable (String, [String: String], String) -> String
-        public init(address: String, port: UInt16, webDirectory: URL, photosDirectory: URL? = nil,
+        /// The guardian pages (nil: not served). Their `play` is set by the host.
+        public var guardian: GuardianWeb.Config?
+        public init(address: String, port: UInt16, webDirectory: URL, photosDirectory: URL? = nil, guardian: GuardianWeb.Config? = nil,
                     text: @escaping @Sendable (String, [String: String], String) -> String) {
             self.address = address; self.port = port; self.webDirectory = webDirectory; self.photosDirectory = photosDirectory
+            self.guardian = guardian
             self.text = text
         }
     }
@@ -131,9 +134,17 @@ public final class ServiceHost {
         publishScreens()
         if let config = httpConfig {
             let box = HostBox(self)
+            var guardian: GuardianWeb?
+            if var g = config.guardian {
+                g.play = { [bridge] child, event, intensity in
+                    let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
+                    return result.status == 200 ? nil : result.body
+                }
+                do { guardian = try GuardianWeb(config: g) } catch { throw ServiceError.guardianPages(reason: String(describing: error)) }
+            }
             let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory,
                                     photosDirectory: config.photosDirectory, board: board,
-                                    bridge: bridge) { [bridge] child, op, version in
+                                    bridge: bridge, guardian: guardian) { [bridge] child, op, version in
                 bridge.run { box.host?.kioskPress(child: child, op: op, version: version) ?? (503, "{\"error\":\"stopping\"}") }
             }
             try server.start()

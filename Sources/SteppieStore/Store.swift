@@ -115,6 +115,10 @@ public final class Store {
     /// Runs a write in one immediate transaction, turning SQLite failures into `StoreError`. The
     /// file's identity is checked under the write lock, so a replaced database or a deleted WAL
     /// stops the write instead of losing it.
+    /// Runs `body` in one write transaction (rolled back when it throws): several store calls
+    /// that must land together, such as a name and a language saved by one form.
+    public func transaction<T>(_ body: () throws -> T) throws -> T { try write(body) }
+
     func write<T>(_ body: () throws -> T) throws -> T {
         do {
             return try db.transaction {

@@ -9,10 +9,12 @@
 // socket address are easier to fill here: one non-variadic entry point for Swift.
 
 /// Starts a daemon on `address` (IPv4 dotted or IPv6) and `port`, one thread per connection (the
-/// event stream blocks), with the given connection limits. Returns NULL on failure (errno kept).
+/// event stream blocks), with the given connection limits; `completed` is called when a request
+/// ends (to free its state). Returns NULL on failure (errno kept).
 struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
                                unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
-                               MHD_AccessHandlerCallback handler, void *handler_cls);
+                               MHD_AccessHandlerCallback handler, void *handler_cls,
+                               MHD_RequestCompletedCallback completed, void *completed_cls);
 
 /// The port the daemon listens on (after binding port 0).
 uint16_t chttp_port(struct MHD_Daemon *daemon);

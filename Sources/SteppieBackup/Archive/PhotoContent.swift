@@ -2,18 +2,18 @@
 /// segments up to a frame header with a width and a height) and PNG (the signature and a
 /// well-formed IHDR chunk whose CRC matches). The iOS and Android apps write only these two
 /// (`routine-photo-*.jpg|png`, docs/backup.md); HTML or text renamed `.jpg` is refused.
-enum PhotoContent: Equatable {
+public enum PhotoContent: Equatable, Sendable {
     case jpeg(width: Int, height: Int)
     case png(width: Int, height: Int)
 
     /// What `bytes` is, or nil when it is not a JPEG or PNG image with a non-zero size.
-    static func recognise(_ bytes: UnsafeRawBufferPointer) -> PhotoContent? {
+    public static func recognise(_ bytes: UnsafeRawBufferPointer) -> PhotoContent? {
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return jpeg(bytes) }
         if bytes.count >= 8, Array(bytes[0..<8]) == pngSignature { return png(bytes) }
         return nil
     }
 
-    static func recognise(_ bytes: [UInt8]) -> PhotoContent? {
+    public static func recognise(_ bytes: [UInt8]) -> PhotoContent? {
         bytes.withUnsafeBytes { recognise($0) }
     }
 

@@ -60,9 +60,13 @@ enum ServiceCommands {
         guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
         let catalogs = try c.env.catalogs.get()
         let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
-        let photos = BackupCreator.assetsDirectory(forDatabase: c.env.databasePath(option: c.invocation.value("--db")))
+        let database = c.env.databasePath(option: c.invocation.value("--db"))
+        let photos = BackupCreator.assetsDirectory(forDatabase: database)
+        let guardian = GuardianWeb.Config(databasePath: database, timeZone: c.env.timeZone, localizer: localizer,
+                                          secureClock: c.env.secureClock, clock: c.env.clock, defaultLocale: c.text.locale,
+                                          photosDirectory: photos) { _, _, _ in "not started" }
         return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data),
-                                      photosDirectory: photos) { key, args, locale in
+                                      photosDirectory: photos, guardian: guardian) { key, args, locale in
             localizer.text(key, locale: locale, args: args)
         }
     }
@@ -121,7 +125,7 @@ enum ServiceCommands {
         guard let press = reply.press else { throw ServiceFailure(code: .failed, message: "no result") }
         guard press.saved else {
             switch press.notice {
-            case "undoRefused"?, "unchanged"? where op == "undo": throw StoreError.nothingToUndo
+            case "undoRefused"? where op == "undo", "unchanged"? where op == "undo": throw StoreError.nothingToUndo
             case "allDone"?: throw StoreError.allDone
             default: throw ServiceFailure(code: .failed, message: press.notice ?? "not saved")
             }

@@ -10,6 +10,8 @@ extension ErrorText {
         case .socketInUse(let path): return t("cli.error.socketInUse", ["socket": path])
         case .unsafeSocketFolder(let path): return t("cli.error.unsafeSocketFolder", ["path": path])
         case .file(let f): return file(f, t)
+        case .guardianPages(let reason):
+            return t("cli.error.guardianPages", ["reason": reason])
         case .httpUnavailable(let address, let code):
             return t("cli.error.httpUnavailable", ["address": address, "reason": systemReason("bind", code, t)])
         case .system(let operation, let code): return t("cli.error.serviceSystem", ["reason": systemReason(operation, code, t)])

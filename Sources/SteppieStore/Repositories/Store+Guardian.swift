@@ -43,21 +43,24 @@ extension Store {
     ///
     /// `verify` runs while the write lock is held (~0.1 s of argon2id), which is what serializes
     /// parallel guessers; other writers wait on the busy timeout meanwhile.
-    public func attemptUnlock(at now: SecureInstant, policy: PinBackoffPolicy = .standard,
+    ///
+    /// `startsSession: false` checks the PIN under the same backoff without turning on the
+    /// command line's guardian mode (the guardian pages keep their own sessions).
+    public func attemptUnlock(at now: SecureInstant, policy: PinBackoffPolicy = .standard, startsSession: Bool = true,
                               verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
-        try attempt(.pin, at: now, policy: policy, verify: verify) {}
+        try attempt(.pin, at: now, policy: policy, startsSession: startsSession, verify: verify) {}
     }
 
     /// One recovery-code attempt under the same backoff as the PIN. On success, in the same
     /// transaction, the PIN and the recovery code are replaced by the given hashes (the old code is
     /// then useless) and guardian mode turns on.
-    public func recover(at now: SecureInstant, policy: PinBackoffPolicy = .standard, newPinHash: String,
+    public func recover(at now: SecureInstant, policy: PinBackoffPolicy = .standard, startsSession: Bool = true, newPinHash: String,
                         newRecoveryCodeHash: String, verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
         try validate {
             try Store.checkHash(newPinHash, field: "pin")
             try Store.checkHash(newRecoveryCodeHash, field: "recoveryCode")
         }
-        return try attempt(.recoveryCode, at: now, policy: policy, verify: verify) {
+        return try attempt(.recoveryCode, at: now, policy: policy, startsSession: startsSession, verify: verify) {
             try db.run("UPDATE device_settings SET guardian_pin_hash = ?, recovery_code_hash = ?",
                        [.text(newPinHash), .text(newRecoveryCodeHash)])
         }
@@ -102,7 +105,7 @@ extension Store {
         return SecureDeadline(wall: wall, boot: boot.flatMap(BootTime.init(stored:)))
     }
 
-    private func attempt(_ kind: GuardianSecretKind, at now: SecureInstant, policy: PinBackoffPolicy,
+    private func attempt(_ kind: GuardianSecretKind, at now: SecureInstant, policy: PinBackoffPolicy, startsSession: Bool,
                          verify: (String) -> Bool, onSuccess: () throws -> Void) throws -> GuardianAttempt {
         try write {
             try ensureDeviceRow(now.wall)
@@ -118,10 +121,12 @@ extension Store {
             if verify(hash) {
                 let session = GuardianSession(lastActivity: now)
                 try onSuccess()
-                try db.run("""
-                    UPDATE device_settings SET failed_pin_attempts = 0, pin_locked_until = NULL, pin_locked_boot = NULL,
-                        guardian_unlocked_until = ?, guardian_unlocked_boot = ?, updated_at = ?
-                    """, [stamp(session.until.wall), .optionalText(session.until.boot?.stored), stamp(now.wall)])
+                try db.run("UPDATE device_settings SET failed_pin_attempts = 0, pin_locked_until = NULL, pin_locked_boot = NULL, updated_at = ?",
+                           [stamp(now.wall)])
+                if startsSession {
+                    try db.run("UPDATE device_settings SET guardian_unlocked_until = ?, guardian_unlocked_boot = ?",
+                               [stamp(session.until.wall), .optionalText(session.until.boot?.stored)])
+                }
                 return .accepted(sessionSeconds: GuardianSession.idleTimeout)
             }
             let failures = row.failures + 1

@@ -1,0 +1,98 @@
+import Foundation
+import SteppieCore
+import SteppieLocalization
+import SteppieStore
+
+extension GuardianWeb {
+    /// One request being answered: its store, language, session and what to tell the next page.
+    struct Request {
+        var web: WebRequest
+        let store: Store
+        let config: Config
+        var locale: String
+        var session: WebSessions.Session?
+        /// A notice carried from the last form ("saved").
+        var notice: String?
+        /// A notice for the page after this one (set by a form that succeeded).
+        var nextNotice: String?
+
+        init(web: WebRequest, store: Store, config: Config) {
+            self.web = web
+            self.store = store
+            self.config = config
+            let device = (try? store.deviceSettings())?.flatMap(\.locale)
+            self.locale = GuardianWeb.locales.contains(device ?? "") ? device ?? "" : (GuardianWeb.locales.contains(config.defaultLocale) ? config.defaultLocale : "ko")
+        }
+
+        var localizer: Localizer { config.localizer }
+
+        /// The device's language (what a new session starts in).
+        var deviceLocale: String {
+            let device = (try? store.deviceSettings())?.flatMap(\.locale) ?? config.defaultLocale
+            return GuardianWeb.locales.contains(device) ? device : "ko"
+        }
+
+        var now: Date { config.clock.now() }
+        var today: LocalDay { LocalDay(now, in: config.timeZone) }
+
+        func t(_ key: String, _ args: [String: String] = [:]) -> String {
+            localizer.text(key, locale: locale, args: args)
+        }
+
+        /// A title in the page's language.
+        func title(_ text: LocalizedText) -> String { text.resolve(chosen: locale, system: nil) }
+
+        /// A field's name as the guardian reads it (`web.field.<field>`), else the field itself.
+        func fieldLabel(_ field: String) -> String {
+            let key = "web.field.\(field)"
+            let text = t(key)
+            return text == key ? field : text
+        }
+
+        /// An error as the page shows it, naming the field when it has one.
+        func pageError(_ error: any Error) -> PageError {
+            switch error {
+            case let v as ContractViolation:
+                return PageError(field: v.field, message: t("web.error.invalid", ["field": fieldLabel(v.field),
+                                                                                  "value": Validator.printable(v.value), "allowed": v.allowed]))
+            case StoreError.invalid(let v):
+                return pageError(v)
+            case let e as FormError:
+                return PageError(field: e.field, message: t(e.key, ["field": fieldLabel(e.field)].merging(e.arguments) { a, _ in a }))
+            default:
+                return PageError(field: nil, message: t("web.error.failed", ["reason": String(describing: error)]))
+            }
+        }
+
+        /// A whole page in this request's frame.
+        func page(screen: String, titleKey: String, titleArgs: [String: String] = [:], status: Int = 200,
+                  error: PageError? = nil, body: String = "") -> WebResponse {
+            var page = HTMLPage(title: t(titleKey, titleArgs), screen: screen, locale: locale, body: body, nav: nil,
+                                notice: notice, error: error)
+            if let session {
+                let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
+                                                         ("/guardian/backup", "web.nav.backup", "backup"),
+                                                         ("/guardian/l10n", "web.nav.l10n", "l10n")]
+                let path = "/" + web.path.joined(separator: "/")
+                page.nav = HTMLPage.Nav(
+                    csrf: session.csrf,
+                    items: items.map { (href: $0.0, label: t($0.1), current: screen == $0.2) },
+                    signOut: t("web.nav.signOut"), languageLabel: t("web.nav.language"),
+                    otherLanguages: GuardianWeb.locales.filter { $0 != locale }.map {
+                        (tag: $0, label: localizer.text("web.language.name", locale: $0), href: path + "?lang=" + $0)
+                    })
+            }
+            return .html(page.render(), status: status)
+        }
+
+        /// The hidden CSRF field of this session's forms.
+        var csrf: String { session.map { csrfField($0.csrf) } ?? "" }
+    }
+
+    /// A form value that could not be read (not a number, a missing choice), naming the field.
+    struct FormError: Error, Equatable {
+        var field: String
+        var key: String = "web.error.form"
+        var arguments: [String: String] = [:]
+    }
+}

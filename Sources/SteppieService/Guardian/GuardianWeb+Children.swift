@@ -1,0 +1,109 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// The first page after sign-in: every child (archived ones too), with add, rename, language and
+/// archive; links to each child's feedback, routines and history.
+extension GuardianWeb {
+    func home(_ r: Request, status: Int = 200, error: PageError? = nil) -> WebResponse {
+        let children = (try? r.store.children(includeArchived: true)) ?? []
+        var body = "<section aria-labelledby=\"children-h\"><h2 id=\"children-h\">\(esc(r.t("web.children.list")))</h2>"
+        if children.isEmpty { body += "<p>\(esc(r.t("web.children.none")))</p>" }
+        body += "<ul class=\"cards\">"
+        for child in children {
+            let id = child.id.lowercased
+            let archived = child.archivedAt != nil
+            body += "<li class=\"card\" data-child-id=\"\(id)\"\(archived ? " data-archived=\"true\"" : "")>"
+            body += "<h3>\(esc(child.displayName))\(archived ? " <span class=\"badge\">\(esc(r.t("web.children.archived")))</span>" : "")</h3>"
+            if !archived {
+                body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/routines\">\(esc(r.t("web.nav.routines")))</a>"
+                body += "<a href=\"/guardian/child/\(id)/feedback\">\(esc(r.t("web.nav.feedback")))</a>"
+                body += "<a href=\"/guardian/child/\(id)/history\">\(esc(r.t("web.nav.history")))</a></p>"
+            } else {
+                body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/history\">\(esc(r.t("web.nav.history")))</a></p>"
+            }
+            body += """
+            <form method="post" action="/guardian/child/\(id)/rename" data-form="child" class="inline">\(r.csrf)
+            <label for="name-\(id)">\(esc(r.t("web.field.child.name")))</label>
+            <input id="name-\(id)" name="name" value="\(esc(child.displayName))" maxlength="60" required>
+            <label for="locale-\(id)">\(esc(r.t("web.field.locale")))</label>
+            \(localeSelect(r, id: "locale-\(id)", selected: child.profile.locale))
+            <button type="submit">\(esc(r.t("web.action.save")))</button>
+            </form>
+            <form method="post" action="/guardian/child/\(id)/\(archived ? "unarchive" : "archive")" class="inline">\(r.csrf)
+            <button type="submit" class="quiet">\(esc(r.t(archived ? "web.children.unarchive" : "web.children.archive")))</button>
+            </form></li>
+            """
+        }
+        body += "</ul></section>"
+        body += """
+        <section aria-labelledby="add-h"><h2 id="add-h">\(esc(r.t("web.children.add")))</h2>
+        <form method="post" action="/guardian/children/add" data-form="add-child">\(r.csrf)
+        <p><label for="new-name">\(esc(r.t("web.field.child.name")))</label>
+        <input id="new-name" name="name" maxlength="60" required></p>
+        <p><label for="new-locale">\(esc(r.t("web.field.locale")))</label>\(localeSelect(r, id: "new-locale", selected: nil))</p>
+        <p><button type="submit">\(esc(r.t("web.children.addButton")))</button></p>
+        </form></section>
+        """
+        return r.page(screen: "home", titleKey: "web.home.title", status: status, error: error, body: body)
+    }
+
+    func localeSelect(_ r: Request, id: String, selected: String?) -> String {
+        var h = "<select id=\"\(esc(id))\" name=\"locale\">"
+        for (value, key) in [("system", "web.locale.device"), ("ko", "web.locale.ko"), ("en", "web.locale.en")] {
+            let isSelected = (selected ?? "system") == value
+            h += "<option value=\"\(value)\"\(isSelected ? " selected" : "")>\(esc(r.t(key)))</option>"
+        }
+        return h + "</select>"
+    }
+
+    /// The `locale` field: `system` (follow the device), `ko` or `en`.
+    func readLocale(_ r: Request) throws -> String? {
+        switch r.web.form["locale"] ?? "system" {
+        case "system": return nil
+        case let tag where GuardianWeb.locales.contains(tag): return tag
+        default: throw FormError(field: "locale", key: "web.error.choice")
+        }
+    }
+
+    func addChild(_ r: inout Request) -> WebResponse {
+        do {
+            var profile = FeedbackProfile()
+            profile.locale = try readLocale(r)
+            let child = try r.store.addChild(name: r.web.form["name"] ?? "", profile: profile, at: r.now)
+            r.nextNotice = r.t("web.children.added", ["name": child.displayName])
+            return .seeOther("/guardian/")
+        } catch {
+            return home(r, status: 400, error: r.pageError(error))
+        }
+    }
+
+    func renameChild(_ r: inout Request, _ child: Child) -> WebResponse {
+        do {
+            let locale = try readLocale(r)
+            let name = r.web.form["name"] ?? ""
+            try r.store.transaction {
+                if name != child.displayName { try r.store.renameChild(id: child.id, to: name, at: r.now) }
+                if locale != child.profile.locale {
+                    var profile = child.profile
+                    profile.locale = locale
+                    try r.store.updateProfile(childId: child.id, profile, at: r.now)
+                }
+            }
+            r.nextNotice = r.t("web.saved")
+            return .seeOther("/guardian/")
+        } catch {
+            return home(r, status: 400, error: r.pageError(error))
+        }
+    }
+
+    func archiveChild(_ r: inout Request, _ child: Child, archive: Bool) -> WebResponse {
+        do {
+            if archive { try r.store.archiveChild(id: child.id, at: r.now) } else { try r.store.unarchiveChild(id: child.id, at: r.now) }
+            r.nextNotice = r.t("web.saved")
+            return .seeOther("/guardian/")
+        } catch {
+            return home(r, status: 400, error: r.pageError(error))
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// Feedback tuning per child: the profile's fields in one form (`form[data-form="feedback"]`),
+/// checked by the contract's `Validator` like `steppie profile set`, and beside every event and
+/// intensity a button that plays that cue on the device's speaker, the same path as a press.
+extension GuardianWeb {
+    /// The events a guardian can listen to, in the order a routine meets them.
+    static let playableEvents = ["announce", "completed", "undone", "next", "allDone", "reminder"]
+
+    func feedbackPage(_ r: Request, _ child: Child, profile shown: FeedbackProfile? = nil, status: Int = 200,
+                      error: PageError? = nil) -> WebResponse {
+        let p = shown ?? child.profile
+        let id = child.id.lowercased
+        func invalid(_ field: String) -> String {
+            error?.field == field ? " aria-invalid=\"true\" aria-describedby=\"form-error\"" : ""
+        }
+        func number(_ name: String, _ value: String, min: String, max: String, step: String) -> String {
+            """
+            <p><label for="\(name)">\(esc(r.fieldLabel(name)))</label>
+            <input id="\(name)" name="\(name)" type="number" inputmode="decimal" min="\(min)" max="\(max)" step="\(step)" value="\(esc(value))"\(invalid(name))></p>
+            """
+        }
+        func toggle(_ name: String, _ on: Bool) -> String {
+            "<p class=\"check\"><input id=\"\(name)\" name=\"\(name)\" type=\"checkbox\" value=\"on\"\(on ? " checked" : "")>"
+                + "<label for=\"\(name)\">\(esc(r.fieldLabel(name)))</label></p>"
+        }
+        var body = "<p class=\"child-name\">\(esc(child.displayName))</p>"
+        body += childLinks(r, child, current: "feedback")
+        body += "<form method=\"post\" action=\"/guardian/child/\(id)/feedback\" data-form=\"feedback\">\(r.csrf)"
+        body += "<fieldset\(invalid("intensity"))><legend>\(esc(r.fieldLabel("intensity")))</legend>"
+        for intensity in FeedbackIntensity.allCases {
+            body += "<p class=\"check\"><input type=\"radio\" id=\"intensity-\(intensity.rawValue)\" name=\"intensity\" value=\"\(intensity.rawValue)\""
+                + "\(p.intensity == intensity ? " checked" : "")><label for=\"intensity-\(intensity.rawValue)\">\(esc(r.t("web.intensity.\(intensity.rawValue)")))</label></p>"
+        }
+        body += "</fieldset><fieldset><legend>\(esc(r.t("web.feedback.outputs")))</legend>"
+        body += toggle("soundEnabled", p.soundEnabled) + toggle("ttsEnabled", p.ttsEnabled) + toggle("hapticEnabled", p.hapticEnabled)
+        body += "</fieldset><fieldset><legend>\(esc(r.t("web.feedback.voice")))</legend>"
+        body += number("ttsRate", Self.decimal(p.ttsRate), min: "0.5", max: "1.5", step: "0.05")
+        body += number("ttsVolume", Self.decimal(p.ttsVolume), min: "0", max: "1", step: "0.05")
+        body += number("volumeCap", Self.decimal(p.volumeCap), min: "0", max: "1", step: "0.05")
+        body += number("pitch", String(p.pitch), min: "0", max: "99", step: "1")
+        body += """
+        <p><label for="voiceVariant">\(esc(r.fieldLabel("voiceVariant")))</label>
+        <input id="voiceVariant" name="voiceVariant" value="\(esc(p.voiceVariant ?? ""))" maxlength="40" placeholder="\(esc(r.t("web.feedback.voiceDefault")))"\(invalid("voiceVariant"))></p>
+        </fieldset><fieldset><legend>\(esc(r.t("web.feedback.timing")))</legend>
+        <p><label for="undoDurationSeconds">\(esc(r.fieldLabel("undoDurationSeconds")))</label>
+        <select id="undoDurationSeconds" name="undoDurationSeconds"\(invalid("undoDurationSeconds"))>
+        """
+        for seconds in Validator.undoDurations {
+            body += "<option value=\"\(seconds)\"\(p.undoDurationSeconds == seconds ? " selected" : "")>\(esc(r.t("web.feedback.seconds", ["count": String(seconds)])))</option>"
+        }
+        body += """
+        </select></p>
+        <p><label for="notificationLeadTimes">\(esc(r.fieldLabel("notificationLeadTimes")))</label>
+        <input id="notificationLeadTimes" name="notificationLeadTimes" value="\(esc(p.notificationLeadTimes.map(String.init).joined(separator: ", ")))" maxlength="40" aria-describedby="lead-hint"\(invalid("notificationLeadTimes"))>
+        <span id="lead-hint" class="hint">\(esc(r.t("web.feedback.leadHint")))</span></p>
+        <p><label for="quietHoursStart">\(esc(r.fieldLabel("quietHoursStart")))</label>
+        <input id="quietHoursStart" name="quietHoursStart" type="time" value="\(esc(p.quietHoursStart?.description ?? ""))"\(invalid("quietHours"))></p>
+        <p><label for="quietHoursEnd">\(esc(r.fieldLabel("quietHoursEnd")))</label>
+        <input id="quietHoursEnd" name="quietHoursEnd" type="time" value="\(esc(p.quietHoursEnd?.description ?? ""))"\(invalid("quietHours"))></p>
+        </fieldset>
+        <p><button type="submit">\(esc(r.t("web.action.save")))</button></p>
+        </form>
+        """
+        body += "<section aria-labelledby=\"listen-h\"><h2 id=\"listen-h\">\(esc(r.t("web.feedback.listen")))</h2>"
+        body += "<p>\(esc(r.t("web.feedback.listenHint")))</p><table class=\"listen\"><thead><tr><th scope=\"col\">\(esc(r.t("web.feedback.event")))</th>"
+        for intensity in FeedbackIntensity.allCases { body += "<th scope=\"col\">\(esc(r.t("web.intensity.\(intensity.rawValue)")))</th>" }
+        body += "</tr></thead><tbody>"
+        for event in Self.playableEvents {
+            let eventName = r.t("web.event.\(event)")
+            body += "<tr><th scope=\"row\">\(esc(eventName))</th>"
+            for intensity in FeedbackIntensity.allCases {
+                let label = r.t("web.feedback.playLabel", ["event": eventName, "intensity": r.t("web.intensity.\(intensity.rawValue)")])
+                body += """
+                <td><form method="post" action="/guardian/child/\(id)/play" data-form="play">\(r.csrf)
+                <input type="hidden" name="event" value="\(event)"><input type="hidden" name="intensity" value="\(intensity.rawValue)">
+                <button type="submit" data-play="\(event)" data-intensity="\(intensity.rawValue)" aria-label="\(esc(label))">▶</button></form></td>
+                """
+            }
+            body += "</tr>"
+        }
+        body += "</tbody></table><p class=\"play-status\" role=\"status\" aria-live=\"polite\"></p></section>"
+        return r.page(screen: "feedback", titleKey: "web.feedback.title", titleArgs: ["name": child.displayName], status: status,
+                      error: error, body: body)
+    }
+
+    func saveFeedback(_ r: inout Request, _ child: Child) -> WebResponse {
+        var p = child.profile
+        do {
+            try readProfile(r.web.form, into: &p)
+            try r.store.updateProfile(childId: child.id, p, at: r.now)
+            r.nextNotice = r.t("web.saved")
+            return .seeOther("/guardian/child/\(child.id.lowercased)/feedback")
+        } catch {
+            return feedbackPage(r, child, profile: p, status: 400, error: r.pageError(error))
+        }
+    }
+
+    /// The form's fields onto a profile, each checked by the contract (the first bad one throws,
+    /// naming its field). Unchecked boxes are absent from a form: off.
+    func readProfile(_ form: [String: String], into p: inout FeedbackProfile) throws {
+        func decimal(_ name: String) throws -> Double? {
+            guard let text = form[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let v = Double(text), v.isFinite else { throw FormError(field: name, key: "web.error.number") }
+            return v
+        }
+        func whole(_ name: String) throws -> Int? {
+            guard let text = form[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let v = Int(text) else { throw FormError(field: name, key: "web.error.whole") }
+            return v
+        }
+        if let raw = form["intensity"] {
+            guard let intensity = FeedbackIntensity(rawValue: raw) else { throw FormError(field: "intensity", key: "web.error.choice") }
+            p.intensity = intensity
+        }
+        p.soundEnabled = form["soundEnabled"] == "on"
+        p.ttsEnabled = form["ttsEnabled"] == "on"
+        p.hapticEnabled = form["hapticEnabled"] == "on"
+        if let v = try decimal("ttsRate") { try Validator.ttsRate(v); p.ttsRate = v }
+        if let v = try decimal("ttsVolume") { try Validator.ttsVolume(v); p.ttsVolume = v }
+        if let v = try decimal("volumeCap") { try Validator.volumeCap(v); p.volumeCap = v }
+        if let v = try whole("pitch") { try Validator.pitch(v); p.pitch = v }
+        if let v = form["voiceVariant"]?.trimmingCharacters(in: .whitespaces) {
+            if v.isEmpty { p.voiceVariant = nil } else { try Validator.voiceVariant(v); p.voiceVariant = v }
+        }
+        if let v = try whole("undoDurationSeconds") { try Validator.undoDuration(v); p.undoDurationSeconds = v }
+        if let text = form["notificationLeadTimes"] {
+            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let minutes = try parts.map { part -> Int in
+                guard let m = Int(part) else { throw FormError(field: "notificationLeadTimes", key: "web.error.whole") }
+                return m
+            }
+            try Validator.leadTimes(minutes)
+            p.notificationLeadTimes = minutes
+        }
+        let start = form["quietHoursStart"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        let end = form["quietHoursEnd"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        if start.isEmpty && end.isEmpty {
+            p.quietHoursStart = nil
+            p.quietHoursEnd = nil
+        } else {
+            let s = try Validator.parseTime(start, field: "quietHours")
+            let e = try Validator.parseTime(end, field: "quietHours")
+            try Validator.quietHours(start: s, end: e)
+            p.quietHoursStart = s
+            p.quietHoursEnd = e
+        }
+        try Validator.profile(p)
+    }
+
+    /// "Play on the device": the engine plays the cue on the device's speaker (nothing in the browser).
+    func play(_ r: inout Request, _ child: Child) -> WebResponse {
+        let event = r.web.form["event"] ?? ""
+        let intensity = r.web.form["intensity"]
+        guard Self.playableEvents.contains(event), intensity.map({ FeedbackIntensity(rawValue: $0) != nil }) ?? true else {
+            if r.web.wantsJSON { return .json("{\"ok\":false,\"error\":\"event\"}", status: 400) }
+            return feedbackPage(r, child, status: 400, error: PageError(field: "event", message: r.t("web.error.choice", ["field": r.fieldLabel("event")])))
+        }
+        let failure = config.play(child.id, event, intensity)
+        if r.web.wantsJSON {
+            let message = failure.map { r.t("web.feedback.playFailed", ["reason": $0]) } ?? r.t("web.feedback.played")
+            return .json("{\"ok\":\(failure == nil),\"message\":\(Self.jsonString(message))}", status: failure == nil ? 200 : 409)
+        }
+        r.nextNotice = failure.map { r.t("web.feedback.playFailed", ["reason": $0]) } ?? r.t("web.feedback.played")
+        return .seeOther("/guardian/child/\(child.id.lowercased)/feedback")
+    }
+
+    func childLinks(_ r: Request, _ child: Child, current: String) -> String {
+        let id = child.id.lowercased
+        var h = "<nav class=\"child-nav\" aria-label=\"\(esc(child.displayName))\"><ul>"
+        for (page, key) in [("routines", "web.nav.routines"), ("feedback", "web.nav.feedback"), ("history", "web.nav.history")] {
+            h += "<li><a href=\"/guardian/child/\(id)/\(page)\"\(page == current ? " aria-current=\"page\"" : "")>\(esc(r.t(key)))</a></li>"
+        }
+        return h + "</ul></nav>"
+    }
+
+    static func decimal(_ v: Double) -> String {
+        let s = String(format: "%.2f", v)
+        var t = s
+        while t.hasSuffix("0") { t.removeLast() }
+        if t.hasSuffix(".") { t.removeLast() }
+        return t.isEmpty ? s : t
+    }
+
+    static func jsonString(_ s: String) -> String {
+        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

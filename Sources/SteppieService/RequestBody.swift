@@ -1,0 +1,96 @@
+import CHTTP
+import Foundation
+
+/// One request's body while it arrives: raw bytes (JSON taps) or a form parsed piece by piece by
+/// libmicrohttpd's post processor (URL-encoded and multipart), each under a byte limit.
+final class RequestBody {
+    /// Every byte of the body counts against this; past it the rest is dropped and the request refused.
+    let limit: Int
+    /// Most bytes of all text fields together (files count only against `limit`).
+    static let textLimit = 64 * 1024
+    private(set) var received = 0
+    private(set) var overLimit = false
+    private(set) var malformed = false
+    private(set) var raw: [UInt8] = []
+    private var processor: OpaquePointer?
+    private var textBytes = 0
+    private(set) var fields: [String: [UInt8]] = [:]
+    private(set) var files: [String: UploadedFile] = [:]
+
+    init(limit: Int) { self.limit = limit }
+
+    deinit { if let processor { _ = MHD_destroy_post_processor(processor) } }
+
+    /// Sets up form parsing for a form content type; false when the type is a form that cannot be
+    /// parsed (a multipart body without a boundary, for example).
+    func expectForm(connection: OpaquePointer) -> Bool {
+        let iterator: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, _, size in
+            guard let cls, let key else { return .NO }
+            let body = Unmanaged<RequestBody>.fromOpaque(cls).takeUnretainedValue()
+            return body.take(key: String(cString: key), filename: filename.map { String(cString: $0) },
+                             contentType: contentType.map { String(cString: $0) },
+                             bytes: data.map { UnsafeRawBufferPointer(start: $0, count: size) }) ? .YES : .NO
+        }
+        processor = MHD_create_post_processor(connection, 16 * 1024, iterator, Unmanaged.passUnretained(self).toOpaque())
+        if processor == nil { malformed = true }
+        return processor != nil
+    }
+
+    /// One piece of the body as it arrives.
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !overLimit, !malformed else { return }
+        received += bytes.count
+        if received > limit {
+            overLimit = true
+            return
+        }
+        if let processor {
+            let ok = bytes.withMemoryRebound(to: CChar.self) { MHD_post_process(processor, $0.baseAddress, $0.count) }
+            if ok != .YES { malformed = true }
+        } else {
+            raw.append(contentsOf: bytes)
+        }
+    }
+
+    /// Ends the form; a body cut short counts as malformed.
+    func finish() {
+        if let processor {
+            if MHD_destroy_post_processor(processor) != .YES { malformed = true }
+            self.processor = nil
+        }
+    }
+
+    /// The text fields, decoded as UTF-8 (a field that is not UTF-8 makes the body malformed).
+    func textFields() -> [String: String] {
+        var out: [String: String] = [:]
+        for (k, v) in fields {
+            guard let text = String(validating: v, as: UTF8.self) else {
+                malformed = true
+                continue
+            }
+            out[k] = text
+        }
+        return out
+    }
+
+    private func take(key: String, filename: String?, contentType: String?, bytes: UnsafeRawBufferPointer?) -> Bool {
+        guard key.utf8.count <= 64 else {
+            malformed = true
+            return false
+        }
+        let chunk = bytes.map(Array.init) ?? []
+        if let filename {
+            var file = files[key] ?? UploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [])
+            file.bytes += chunk
+            files[key] = file
+            return true
+        }
+        textBytes += chunk.count
+        guard textBytes <= Self.textLimit, fields.count < 256 || fields[key] != nil else {
+            overLimit = true
+            return false
+        }
+        fields[key, default: []] += chunk
+        return true
+    }
+}
