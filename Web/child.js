@@ -515,6 +515,23 @@
     }
   });
 
+  // The guardian's way out: a 3-second hold on the child's name (top of the screen) opens the
+  // guardian pages' PIN pad. Nothing shows it; a tap or a short press there does nothing.
+  (function guardianHold() {
+    var target = $('child-name');
+    var timer = null;
+    if (!target) return;
+    function cancel() { if (timer) { window.clearTimeout(timer); timer = null; } }
+    target.addEventListener('pointerdown', function () {
+      cancel();
+      timer = window.setTimeout(function () {
+        timer = null;
+        window.location.href = '/guardian/?lang=' + encodeURIComponent(document.documentElement.lang || 'ko');
+      }, 3000);
+    });
+    ['pointerup', 'pointercancel', 'pointerleave'].forEach(function (name) { target.addEventListener(name, cancel); });
+  }());
+
   document.addEventListener('contextmenu', function (event) { event.preventDefault(); });
   document.addEventListener('dblclick', function (event) { event.preventDefault(); });
   window.addEventListener('resize', function () { requestAnimationFrame(keepCurrentInView); });

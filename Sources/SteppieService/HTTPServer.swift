@@ -284,7 +284,8 @@ public final class HTTPServer: @unchecked Sendable {
     static let securityHeaders: [String: String] = [
         "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         "X-Content-Type-Options": "nosniff",
-        "Referrer-Policy": "no-referrer",
+        // Not no-referrer: with it a browser sends `Origin: null` on form posts, and the origin check needs it.
+        "Referrer-Policy": "same-origin",
         "X-Frame-Options": "DENY",
     ]
 

@@ -72,7 +72,8 @@ extension GuardianWeb {
             if let session {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
                                                          ("/guardian/backup", "web.nav.backup", "backup"),
-                                                         ("/guardian/l10n", "web.nav.l10n", "l10n")]
+                                                         ("/guardian/l10n", "web.nav.l10n", "l10n"),
+                                                         ("/", "web.nav.childScreen", "child")]
                 let path = "/" + web.path.joined(separator: "/")
                 page.nav = HTMLPage.Nav(
                     csrf: session.csrf,

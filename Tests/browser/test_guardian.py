@@ -1,0 +1,304 @@
+"""Browser tests of the guardian pages (issue 14, "Must show").
+
+A real `steppie serve` on its own database with a PIN, headless Chromium, sound to the private
+null sink. The session's 3-minute idle end runs on the service's secure clock and is tested in
+Swift with a manual clock (Tests/SteppieServiceTests/GuardianWebTests.swift); here everything is
+what a guardian's browser meets.
+"""
+
+import json
+import os
+import re
+import struct
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import zlib
+
+import pytest
+from axe_selenium_python import Axe
+from selenium.webdriver.common.by import By
+
+from harness import *  # noqa: F401,F403
+from harness import Steppie, SinkRecorder, make_steppie, browsers  # noqa: F401
+
+PIN = "2468"
+
+
+def png_file(path, width=64, height=64, rgb=(240, 170, 60)):
+    """A real PNG (zlib-compressed rows), written with the standard library only."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgb) * width
+    raw = row * height
+    data = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def guardian(make_steppie, locale="en", completions=0):
+    """A database with a PIN (and `completions` routines done today, before the service starts)."""
+    s = make_steppie(locale=locale)
+    s.set_pin(PIN)
+    for _ in range(completions):
+        s.cli("complete", "--child", "Mina")
+    s.start()
+    return s
+
+
+def sign_in(driver, s, pin=PIN, lang="en", expect="home"):
+    """Types the PIN on the on-screen pad (real clicks) and submits."""
+    driver.get(f"{s.base}/guardian/?lang={lang}")
+    wait_screen(driver, "sign-in", 10)
+    for digit in pin:
+        tap(driver, f'button[data-digit="{digit}"]')
+    tap(driver, 'button[data-pad="enter"]')
+    wait_screen(driver, expect, 10)
+
+
+def child_id(s):
+    return s.query("SELECT id FROM children")[0][0]
+
+
+def shot(driver, name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    driver.save_screenshot(os.path.join(ARTIFACTS, f"guardian-{name}.png"))
+
+
+def session_cookie(driver):
+    c = driver.get_cookie("steppie_guardian")
+    assert c, "no session cookie after sign-in"
+    assert c["httpOnly"] and c.get("sameSite") == "Strict", c
+    return c["value"]
+
+
+def post(s, path, fields, cookie=None, origin=True):
+    body = urllib.parse.urlencode(fields).encode()
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    if origin:
+        headers["Origin"] = s.base
+    if cookie:
+        headers["Cookie"] = f"steppie_guardian={cookie}"
+    req = urllib.request.Request(s.base + path, data=body, headers=headers, method="POST")
+    try:
+        with NO_REDIRECTS.open(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+class _KeepRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+NO_REDIRECTS = urllib.request.build_opener(_KeepRedirects)
+
+
+# --------------------------------------------------------------------------- sign-in
+
+def test_sign_in_with_the_pad_and_six_wrong_pins_lock_across_a_restart(make_steppie, browsers):
+    s = guardian(make_steppie)
+    d = browsers()
+    sign_in(d, s)
+    shot(d, "home-en")
+    assert "Mina" in d.find_element(By.TAG_NAME, "main").text
+    session_cookie(d)
+    d.delete_all_cookies()
+    for attempt in range(6):
+        d.get(f"{s.base}/guardian/?lang=en")
+        wait_screen(d, "sign-in")
+        field = d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
+        field.send_keys("0000")
+        tap(d, 'button[data-pad="enter"]')
+        wait_screen(d, "sign-in")
+    locked = d.find_element(By.CSS_SELECTOR, "[data-locked-seconds]")
+    seconds = int(locked.get_attribute("data-locked-seconds"))
+    assert 0 < seconds <= 30, seconds
+    assert str(seconds) in locked.text or re.search(r"\d+", locked.text)
+    shot(d, "locked-en")
+    # The right PIN is refused while locked, and the lock survives a service restart.
+    sign_in(d, s, expect="sign-in")
+    assert d.find_elements(By.CSS_SELECTOR, "[data-locked-seconds]")
+    s.restart()
+    d.get(f"{s.base}/guardian/?lang=en")
+    wait_screen(d, "sign-in", 10)
+    assert d.find_elements(By.CSS_SELECTOR, "[data-locked-seconds]"), "the lock was lost in the restart"
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(make_steppie, browsers):
+    s = guardian(make_steppie)
+    d = browsers()
+    sign_in(d, s)
+    cookie = session_cookie(d)
+    token = d.find_element(By.CSS_SELECTOR, 'input[name="csrf"]').get_attribute("value")
+    before = s.dump()
+    path = f"/guardian/child/{child_id(s)}/rename"
+    status, _ = post(s, path, {"name": "Hacked", "locale": "en"}, cookie=cookie)
+    assert status == 403
+    status, _ = post(s, path, {"name": "Hacked", "locale": "en", "csrf": token}, cookie=cookie, origin=False)
+    assert status == 403
+    status, _ = post(s, path, {"name": "Hacked", "locale": "en", "csrf": token})
+    assert status == 401
+    assert s.dump() == before
+    status, _ = post(s, path, {"name": "Mina R", "locale": "en", "csrf": token}, cookie=cookie)
+    assert status == 303
+    assert s.query("SELECT display_name FROM children") == [("Mina R",)]
+
+
+# --------------------------------------------------------------------------- routines and photos
+
+def add_routine(d, s, title, photo=None):
+    d.get(f"{s.base}/guardian/child/{child_id(s)}/routines")
+    wait_screen(d, "routines")
+    form = d.find_element(By.CSS_SELECTOR, 'form[data-form="routine"]')
+    form.find_element(By.NAME, "titleEn").send_keys(title)
+    if photo:
+        form.find_element(By.NAME, "photo").send_keys(photo)
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+
+
+def test_a_routine_added_with_a_photo_appears_on_the_kiosk_page_within_a_second(make_steppie, browsers):
+    s = guardian(make_steppie)
+    kiosk = open_page(browsers(), s)
+    d = browsers()
+    sign_in(d, s)
+    photo = png_file(os.path.join(s.dir, "cat.png"))
+    add_routine(d, s, "Feed the cat", photo)
+    saved = time.monotonic()
+    wait_screen(d, "routines")
+    assert not d.find_elements(By.CSS_SELECTOR, ".error"), d.find_element(By.CSS_SELECTOR, ".error").text
+    shot(d, "routines-en")
+    wait_js(kiosk, "return Array.from(document.querySelectorAll('#order-list img')).some("
+                   "function (i) { return /\\/photos\\/routine-photo-[0-9a-f-]+\\.png$/.test(i.src) && i.naturalWidth === 64; })",
+            "the photo on the kiosk page", deadline=3.0)
+    took = time.monotonic() - saved
+    print(f"photo routine on the kiosk page {took * 1000:.0f} ms after the save answered")
+    assert took < 1.0, took
+    row = s.query("SELECT json_extract(icon, '$.type') FROM routines WHERE title LIKE '%Feed the cat%'")
+    assert row == [("photo",)], row
+
+
+def test_a_renamed_text_file_is_refused_as_a_photo(make_steppie, browsers):
+    s = guardian(make_steppie)
+    d = browsers()
+    sign_in(d, s)
+    fake = os.path.join(s.dir, "holiday.jpg")
+    with open(fake, "w") as f:
+        f.write("<script>alert(1)</script> not a photo\n" * 20)
+    before = s.dump()
+    add_routine(d, s, "Fake photo", fake)
+    wait_screen(d, "routines")
+    error = d.find_element(By.CSS_SELECTOR, '.error[role="alert"]')
+    assert error.get_attribute("data-error-field") == "photo", error.get_attribute("outerHTML")
+    assert "JPEG" in error.text
+    assert s.dump() == before
+    assets = os.path.join(s.dir, "assets")
+    assert not os.path.isdir(assets) or os.listdir(assets) == []
+
+
+# --------------------------------------------------------------------------- feedback
+
+def test_play_on_the_device_is_audible_strong_over_normal_over_quiet_and_off_is_silent(make_steppie, browsers):
+    s = guardian(make_steppie)
+    d = browsers()
+    sign_in(d, s)
+    d.get(f"{s.base}/guardian/child/{child_id(s)}/feedback")
+    wait_screen(d, "feedback")
+    shot(d, "feedback-en")
+    rec = SinkRecorder()
+    loudness = {}
+    try:
+        for intensity in ("strong", "normal", "quiet", "off"):
+            rec.mark_now()
+            tap(d, f'button[data-play="completed"][data-intensity="{intensity}"]')
+            wait_js(d, "return document.querySelector('.play-status').textContent.length > 0", "the play status")
+            end = time.monotonic() + 3.0
+            while time.monotonic() < end:
+                time.sleep(0.1)
+            windows = rec.windows_after_mark()
+            loudness[intensity] = (max(windows, default=0.0),
+                                   math.sqrt(sum(w * w for w in windows) / max(1, len(windows))))
+            d.execute_script("document.querySelector('.play-status').textContent = ''")
+    finally:
+        rec.close()
+    print("peak and mean RMS by intensity:", {k: (round(p, 4), round(m, 4)) for k, (p, m) in loudness.items()})
+    assert loudness["strong"][1] > loudness["normal"][1] > loudness["quiet"][1] > 0.001, loudness
+    assert loudness["off"][0] < 0.003, loudness
+
+
+# --------------------------------------------------------------------------- history
+
+def test_the_heatmap_counts_equal_history_month_json(make_steppie, browsers):
+    s = guardian(make_steppie, completions=2)
+    month = time.strftime("%Y-%m")
+    cli = json.loads(s.cli("history", "--child", "Mina", "--month", month, "--json"))
+    d = browsers()
+    sign_in(d, s)
+    d.get(f"{s.base}/guardian/child/{child_id(s)}/history?month={month}")
+    wait_screen(d, "history")
+    shot(d, "history-en")
+    cells = {r.get_attribute("data-day"): (int(r.get_attribute("data-completed")), int(r.get_attribute("data-total")))
+             for r in d.find_elements(By.CSS_SELECTOR, "svg.heatmap rect[data-day]")}
+    expected = {day["date"]: (day["completed"], day["total"]) for day in cli["days"]}
+    assert cells == expected
+    assert sum(c for c, _ in cells.values()) == 2
+
+
+# --------------------------------------------------------------------------- accessibility
+
+PAGES = ["/guardian/", "/guardian/child/{id}/feedback", "/guardian/child/{id}/routines", "/guardian/child/{id}/history",
+         "/guardian/recover"]
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_axe_finds_no_serious_violation_on_any_guardian_page(make_steppie, browsers, locale):
+    s = guardian(make_steppie, locale=locale, completions=1)
+    d = browsers()
+    problems = []
+
+    def check(name):
+        axe = Axe(d)
+        axe.inject()
+        results = axe.run()
+        for v in results["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                problems.append(f"{name}: {v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}")
+
+    d.get(f"{s.base}/guardian/?lang={locale}")
+    wait_screen(d, "sign-in")
+    check("sign-in")
+    shot(d, f"sign-in-{locale}")
+    d.get(f"{s.base}/guardian/recover?lang={locale}")
+    wait_screen(d, "recover")
+    check("recover")
+    sign_in(d, s, lang=locale)
+    for page in PAGES[:4]:
+        d.get(s.base + page.format(id=child_id(s)) + f"?lang={locale}")
+        screen = d.execute_script("return document.documentElement.getAttribute('data-screen')")
+        assert d.execute_script("return document.documentElement.lang") == locale
+        check(screen)
+        shot(d, f"{screen}-{locale}")
+    routine = s.query("SELECT id FROM routines LIMIT 1")[0][0]
+    d.get(f"{s.base}/guardian/routine/{routine}")
+    wait_screen(d, "routine")
+    check("routine")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_hidden_hold_on_the_kiosk_page_opens_the_pin_pad(make_steppie, browsers):
+    s = guardian(make_steppie)
+    d = open_page(browsers(), s)
+    from selenium.webdriver.common.action_chains import ActionChains
+    name = d.find_element(By.ID, "child-name")
+    ActionChains(d).move_to_element(name).click_and_hold().pause(1.0).release().perform()
+    time.sleep(0.1)
+    assert screen_of(d) != "sign-in"   # a short press does nothing
+    ActionChains(d).move_to_element(name).click_and_hold().pause(3.3).release().perform()
+    wait_screen(d, "sign-in", 5)
+    assert d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
