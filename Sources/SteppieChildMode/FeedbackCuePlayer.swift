@@ -14,11 +14,16 @@ public final class FeedbackCuePlayer: CuePlayer {
     /// `STEPPIE_STARTUP_PROBE`: a file that receives the monotonic time (ns) at which the first
     /// sample of the first cue was written to the output, for the start-up benchmark.
     private var startupProbe: String?
+    private let describe: (any Error) -> String
 
     /// A player on `engine`; with `recordings`, a routine's recorded title replaces the synthesized one.
+    /// `describe` says a fault in the user's language (the command line's error text); by default
+    /// the error's own description.
     public init(engine: FeedbackEngine, child: Child, locale: String, recordings: RecordingCache? = nil,
-         startupProbe: String? = nil, report: @escaping (String) -> Void) {
+         startupProbe: String? = nil, describe: @escaping (any Error) -> String = { String(describing: $0) },
+         report: @escaping (String) -> Void) {
         self.engine = engine
+        self.describe = describe
         self.recordings = recordings
         self.startupProbe = startupProbe
         self.feedback = EffectiveFeedback(profile: child.profile)
@@ -48,7 +53,7 @@ public final class FeedbackCuePlayer: CuePlayer {
             }
         } catch {
             // A voice or sound fault must not stop the routine: report it once, go on.
-            let line = String(describing: error)
+            let line = describe(error)
             if reported.insert(line).inserted { report(line) }
         }
         // After a completion the next card is usually announced next: synthesize it now.

@@ -17,12 +17,16 @@ public final class RecordingCache {
 
     private let store: Store
     private let report: (String) -> Void
+    private let describe: (any Error) -> String
     private var byRoutine: [Key: String] = [:]
     private var decoded: [String: PrerecordedSpeech] = [:]
 
     /// A cache over `store`, loaded now; faults (a missing or damaged file) go to `report`.
-    public init(store: Store, report: @escaping (String) -> Void) {
+    /// `describe` says a fault in the user's language; by default the error's own description.
+    public init(store: Store, describe: @escaping (any Error) -> String = { String(describing: $0) },
+                report: @escaping (String) -> Void) {
         self.store = store
+        self.describe = describe
         self.report = report
         load()
     }
@@ -47,7 +51,7 @@ public final class RecordingCache {
             }
             byRoutine = rows
         } catch {
-            report(String(describing: error))
+            report(describe(error))
         }
     }
 
@@ -57,7 +61,7 @@ public final class RecordingCache {
             let raw = try SoundFile.read(path: directory.appendingPathComponent(name).path)
             return PrerecordedSpeech(samples: PrerecordedSpeech.normalized(raw))
         } catch {
-            report(String(describing: error))
+            report(describe(error))
             return nil
         }
     }

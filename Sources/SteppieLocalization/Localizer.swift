@@ -64,7 +64,38 @@ public struct Localizer: Sendable {
         let category = PluralRules.category(count: args["count"], locale: resolution.locale)
         guard var template = resolution.entry.template(for: category) else { return Localizer.missing(key) }
         if isPseudo(locale) { template = PseudoLocale.transform(template) }
-        return MessageFormatter.render(template, args: args)
+        return MessageFormatter.render(template, args: args) { countKey, count in
+            // The noun's own entry, one level deep (a counted entry inside it writes the bare number).
+            guard let nested = resolve(countKey, locale: locale),
+                  var form = nested.entry.template(for: PluralRules.category(count: count, locale: nested.locale)) else {
+                return count
+            }
+            if isPseudo(locale) { form = PseudoLocale.transform(form) }
+            return MessageFormatter.render(form, args: ["count": count])
+        }
+    }
+
+    /// The text for `key` in `locale` with typed `values` in their written form (as on screen).
+    public func text(_ key: String, locale: String?, values: [String: MessageValue]) -> String {
+        text(key, locale: locale, args: values.written)
+    }
+
+    /// The sentence for `key` as it is to be said in `locale`: the plural form chosen by the
+    /// `count` value, typed values in their spoken form (`07:30` → 일곱 시 삼십 분 / seven thirty,
+    /// `{count}개` → 세 개), particles agreeing with what is said. Never pseudo-localized: the
+    /// voice speaks the real language.
+    public func spoken(_ key: String, locale: String, values: [String: MessageValue]) -> String {
+        let base = isPseudo(locale) ? PseudoLocale.baseLocale : locale
+        guard let resolution = resolve(key, locale: base) else { return Localizer.missing(key) }
+        let category = PluralRules.category(count: values["count"]?.written, locale: resolution.locale)
+        guard let template = resolution.entry.template(for: category) else { return Localizer.missing(key) }
+        return MessageFormatter.renderSpoken(template, values: values, locale: resolution.locale) { countKey, count in
+            guard let nested = resolve(countKey, locale: base),
+                  let form = nested.entry.template(for: PluralRules.category(count: count.written, locale: nested.locale)) else {
+                return SpokenForms.say(count, locale: resolution.locale)
+            }
+            return MessageFormatter.renderSpoken(form, values: ["count": count], locale: nested.locale)
+        }
     }
 
     /// A raw template (not from a catalog) rendered with `args`; text that cannot be parsed is

@@ -39,4 +39,10 @@ public enum SampleArguments {
             "table": "daily_logs",
         ]
     }
+
+    /// The sample values typed, for rendering prompts as they are said: numbers as counts,
+    /// `07:30` as a time, dates as dates (``MessageValue/init(parsing:)``), the rest as text.
+    public static func typedValues(locale: String?) -> [String: MessageValue] {
+        values(locale: locale).mapValues(MessageValue.init(parsing:))
+    }
 }

@@ -1,3 +1,4 @@
+import SteppieLocalization
 import SteppieBenchSupport
 // steppie-bench-feedback: press → first sample latencies through a real PulseAudio null sink.
 //
@@ -27,8 +28,9 @@ func waitFor(_ timeout: Double, _ cond: () -> Bool) -> Bool {
 func progress(_ s: String) { FileHandle.standardError.write(Data("bench: \(s)\n".utf8)) }
 func fmt(_ x: Double) -> String { x.isNaN ? "n/a" : String(format: "%.2f", x) }
 
-let render: SpeechRenderer = { key, a, _ in
-    switch key {
+let render: SpeechRenderer = { key, values, _ in
+    let a = values.written
+    return switch key {
     case "tts.completed": "Well done! \(a["routineTitle"] ?? "") is finished."
     case "tts.next": "Next, it is time to \(a["routineTitle"] ?? "")."
     default: a["routineTitle"] ?? key

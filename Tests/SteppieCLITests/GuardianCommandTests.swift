@@ -55,7 +55,8 @@ import SteppieStore
         _ = try Self.withPin(h)
         for n in 1...4 {
             let r = h.run(["guardian", "unlock", "--pin-stdin"], input: ["0000"])
-            #expect(r.status == 1 && r.err == "steppie: that PIN is not right (\(n) failed attempts).\n")
+            // Issue 15: one failed attempt, not "1 failed attempts".
+            #expect(r.status == 1 && r.err == "steppie: that PIN is not right (\(n) failed attempt\(n == 1 ? "" : "s")).\n")
         }
         #expect(h.run(["guardian", "unlock", "--pin-stdin"], input: ["0000"]).err
                 == "steppie: that PIN is not right (5 failed attempts). Too many attempts. Wait 30 s, then try again.\n")

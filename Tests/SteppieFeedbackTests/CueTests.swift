@@ -1,3 +1,4 @@
+import SteppieLocalization
 import Testing
 import SteppieCore
 @testable import SteppieFeedback
@@ -37,7 +38,7 @@ import SteppieCore
         let cue = Cue.make(.completed, feedback: EffectiveFeedback(profile: p))
         #expect(cue.sounds.isEmpty && cue.speech?.offset == 0)
         let announce = Cue.make(.announce, context: CueContext(routineTitle: "Eat"), feedback: Fixture.feedback(.strong))
-        #expect(announce.speech == SpeechPart(key: "tts.announce", args: ["routineTitle": "Eat"], priority: .text, offset: 0))
+        #expect(announce.speech == SpeechPart(key: "tts.announce", values: ["routineTitle": .text("Eat")], priority: .text, offset: 0))
     }
 
     @Test func reminderAndSetStartsAtArguments() {

@@ -1,3 +1,4 @@
+import SteppieLocalization
 import Foundation
 import Testing
 import SteppieCore
@@ -41,7 +42,7 @@ import SteppieCore
     /// The lexicon entry changes what is heard, while a title typed with `[[…]]` stays literal
     /// even though phoneme input is on for the sentence.
     @Test func lexiconChangesTheAudioButUserBracketsStayLiteral() throws {
-        let render: SpeechRenderer = { _, args, _ in "Steppie says \(args["routineTitle"] ?? "")." }
+        let render: SpeechRenderer = { _, values, _ in "Steppie says \(values["routineTitle"]?.written ?? "")." }
         let lexicon = try parse(#"{"Steppie": "b'u:"}"#)
         let plain = FeedbackEngine(output: NullOutput(), sounds: Fixture.sounds, render: render, log: { _ in })
         let fixed = FeedbackEngine(output: NullOutput(), sounds: Fixture.sounds, render: render,

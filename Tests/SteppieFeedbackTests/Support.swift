@@ -1,3 +1,4 @@
+import SteppieLocalization
 import Foundation
 import SteppieCore
 @testable import SteppieFeedback
@@ -41,7 +42,8 @@ enum Fixture {
         ],
     ]
 
-    static let render: SpeechRenderer = { key, args, locale in
+    static let render: SpeechRenderer = { key, values, locale in
+        let args = values.written
         var text = sentences[locale]?[key] ?? sentences["en"]?[key] ?? key
         for (name, value) in args { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
         return text

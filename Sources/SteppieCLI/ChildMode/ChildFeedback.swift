@@ -12,12 +12,13 @@ enum ChildFeedback {
                            report: @escaping (String) -> Void) throws -> (any CuePlayer, () -> Void) {
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"), resilient: true, report: report)
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
-        do { try engine.warmUp(locales: [locale]) } catch { report(String(describing: error)) }
-        let recordings = RecordingCache(store: try c.store(), report: report)
+        do { try engine.warmUp(locales: [locale]) } catch { report(ErrorText.line(error, c.text)) }
+        let describe: (any Error) -> String = { [text = c.text] in ErrorText.line($0, text) }
+        let recordings = RecordingCache(store: try c.store(), describe: describe, report: report)
         let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings,
-                                      startupProbe: c.env.variables["STEPPIE_STARTUP_PROBE"], report: report)
+                                      startupProbe: c.env.variables["STEPPIE_STARTUP_PROBE"], describe: describe, report: report)
         let player = CombinedCuePlayer([sound, StatusLinePlayer(c: c, locale: locale, printing: !quiet)])
-        return (player, { do { try engine.output.close() } catch { report(String(describing: error)) } })
+        return (player, { do { try engine.output.close() } catch { report(ErrorText.line(error, c.text)) } })
     }
 
     /// Checks the PIN typed at the guardian gate, held to the same stored backoff as every

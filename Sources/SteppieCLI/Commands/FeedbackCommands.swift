@@ -9,6 +9,11 @@ enum FeedbackCommands {
     /// Speaks text literally (never as markup) with espeak-ng.
     static func say(_ c: Context) throws -> Int32 {
         let text = c.invocation.arguments("TEXT").joined(separator: " ")
+        if c.invocation.flag("--print-spoken") {
+            // What espeak-ng is handed, for testers to read what will be heard; nothing is played.
+            c.console.print(SpeechText.spoken(text, locale: c.text.locale))
+            return 0
+        }
         let rate = try number(c, "--rate", in: Validator.ttsRateRange, default: 1.0)
         let volume = try number(c, "--volume", in: Validator.ttsVolumeRange, default: 1.0)
         if c.invocation.value("--out") == nil, c.invocation.value("--output") == nil,

@@ -53,13 +53,7 @@ enum L10nCommands {
         case (.some, .some): throw UsageError.conflictingOptions("KEY", "--template")
         default: break
         }
-        var args: [String: String] = [:]
-        for pair in c.invocation.values("--arg") {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw UsageError.invalidValue(option: "--arg", value: pair, expected: "NAME=VALUE")
-            }
-            args[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
+        let args = try arguments(c)
         let localizer = Localizer(catalogs: try catalogs(c), environment: c.env.variables)
         let locale = c.text.locale
         if let key {
@@ -73,6 +67,19 @@ enum L10nCommands {
             }
         }
         return 0
+    }
+
+    /// The `--arg NAME=VALUE` pairs; a pair without a name or `=` is a usage error naming `--arg`.
+    static func arguments(_ c: Context) throws -> [String: String] {
+        var args: [String: String] = [:]
+        for pair in c.invocation.values("--arg") {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
+                  MessageTemplate.isValidName(String(pair[..<eq])) else {
+                throw UsageError.invalidValue(option: "--arg", value: pair, expected: "NAME=VALUE")
+            }
+            args[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        return args
     }
 
     static func catalogs(_ c: Context) throws -> CatalogSet {

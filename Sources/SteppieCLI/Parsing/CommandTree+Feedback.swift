@@ -10,6 +10,7 @@ extension CommandTree {
             .value("--volume", "V", help: "cli.option.volume"),
             .value("--out", "FILE.wav", help: "cli.option.outWav", kind: .outputFile),
             output, wavFile, noService,
+            .flag("--print-spoken", help: "cli.option.printSpoken"),
         ], positionals: [PositionalSpec("TEXT", help: "cli.argument.text", variadic: true)]),
         CommandSpec("feedback", abstract: "cli.feedback.abstract", subcommands: [
             CommandSpec("preview", abstract: "cli.feedback.preview.abstract", options: [

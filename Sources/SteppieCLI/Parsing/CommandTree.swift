@@ -39,6 +39,8 @@ public enum CommandTree {
             ]),
             CommandSpec("render", abstract: "cli.l10n.render.abstract", options: [
                 .value("--out", "DIR", help: "cli.option.renderOut", kind: .outputFolder), json,
+                .value("--arg", "NAME=VALUE", help: "cli.option.renderArg", repeatable: true),
+                .value("--child", "NAME", help: "cli.option.renderChild"),
             ]),
             CommandSpec("show", abstract: "cli.l10n.show.abstract", options: [json],
                         positionals: [PositionalSpec("KEY", help: "cli.argument.key")]),

@@ -4,10 +4,10 @@ import SteppieFeedback
 import SteppieLocalization
 
 extension Context {
-    /// The catalogs' text for speech, in any locale (the child's, not necessarily the command's).
+    /// The catalogs' sentences as they are said, in any locale (the child's, not necessarily the command's).
     func speechRenderer() throws -> SpeechRenderer {
         let localizer = Localizer(catalogs: try env.catalogs.get(), environment: env.variables)
-        return { key, args, locale in localizer.text(key, locale: locale, args: args) }
+        return { key, values, locale in localizer.spoken(key, locale: locale, values: values) }
     }
 
     /// The sound effects in the data directory's `Sounds/`.

@@ -5,6 +5,7 @@ import SteppieLocalization
 import SteppieFiles
 import SteppieService
 import SteppieInput
+import SteppieFeedback
 import Foundation
 
 /// Turns error values into one line of text in the user's language.
@@ -40,14 +41,16 @@ enum ErrorText {
         case let g as GuardianError: line = guardian(g, t)
         case let b as BackupError: line = backup(b, t)
         case let r as RecordingError: line = recording(r, t)
-        case let s as SQLiteError: line = t("cli.error.database", ["reason": s.description])
+        case let s as SQLiteError: line = t("cli.error.database", ["reason": sqliteReason(s, t)])
+        case let f as FeedbackError: line = feedback(f, t)
         case let f as FileRefusal: line = file(f, t)
         case let s as ServiceError: line = service(s, t)
         case let s as ServiceFailure: line = serviceFailure(s, t)
         case let b as ButtonDeviceError: line = button(b.catalogKey, b.arguments, t)
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
         case L10nError.unknownKey(let key): line = t("cli.error.unknownKey", ["key": key])
-        default: line = t("cli.error.unexpected", ["reason": String(describing: error)])
+        // Only the error's type name: its description is English and would break a Korean sentence.
+        default: line = t("cli.error.unexpected", ["kind": String(describing: type(of: error))])
         }
         return line
     }
@@ -60,10 +63,10 @@ enum ErrorText {
         switch e {
         case .invalid(let v): return violation(v, t)
         case .sqlite(let s):
-            if s.isReadOnly { return t("cli.error.readOnly", ["reason": s.message]) }
-            if s.isBusy { return t("cli.error.busy", ["reason": s.message]) }
-            if s.isConstraintViolation { return t("cli.error.constraint", ["reason": s.message]) }
-            return t("cli.error.database", ["reason": s.description])
+            if s.isReadOnly { return t("cli.error.readOnly", ["reason": sqliteReason(s, t)]) }
+            if s.isBusy { return t("cli.error.busy", ["reason": sqliteReason(s, t)]) }
+            if s.isConstraintViolation { return t("cli.error.constraint", ["reason": sqliteReason(s, t)]) }
+            return t("cli.error.database", ["reason": sqliteReason(s, t)])
         case .newerSchema(let id): return t("cli.error.newerSchema", ["migration": id])
         case .childNotFound(let c): return t("cli.error.childNotFound", ["child": Validator.printable(c)])
         case .childAmbiguous(let names): return t("cli.error.childAmbiguous", ["children": names.map(Validator.printable).joined(separator: ", ")])
@@ -81,12 +84,35 @@ enum ErrorText {
         case .nothingToUndo: return t("cli.error.nothingToUndo")
         case .undoWindowPassed(let s): return t("cli.error.undoWindowPassed", ["seconds": String(s)])
         case .dayChanged: return t("cli.error.dayChanged")
-        case .corruptRow(let table, let id, let reason): return t("cli.error.corruptRow", ["table": table, "id": id, "reason": reason])
+        case .corruptRow(let table, let id, _): return t("cli.error.corruptRow", ["table": table, "id": id])
         case .fileSystem(let path, let reason): return t("cli.error.fileSystem", ["path": Validator.printable(path), "reason": reason])
         case .file(let f): return file(f, t)
         case .databaseMissing(let path): return t("cli.error.databaseMissing", ["path": Validator.printable(path)])
         case .foreignFile(let path): return t("cli.error.foreignFile", ["path": Validator.printable(path)])
         case .databaseReplaced(let path): return t("cli.error.databaseReplaced", ["path": Validator.printable(path)])
+        }
+    }
+
+    /// Why SQLite failed, in the user's language: SQLite's own message is English, so the primary
+    /// result code picks a catalog sentence (a disk that is full, a read-only file, …).
+    static func sqliteReason(_ s: SQLiteError, _ t: Messages) -> String {
+        let known: [Int32: String] = [13: "file.errno.noSpace", 10: "file.errno.io", 8: "cli.error.sqlite.readOnly",
+                                      3: "file.errno.denied", 23: "file.errno.denied", 5: "cli.error.sqlite.busy",
+                                      6: "cli.error.sqlite.busy", 11: "cli.error.sqlite.corrupt", 26: "cli.error.sqlite.corrupt",
+                                      14: "cli.error.sqlite.cantOpen", 19: "cli.error.sqlite.constraint"]
+        return known[s.primaryCode].map { t($0) } ?? t("cli.error.sqlite.other", ["code": String(s.code)])
+    }
+
+    /// A feedback failure: which call or file, in the user's language (the libraries' own reasons are English).
+    static func feedback(_ e: FeedbackError, _ t: Messages) -> String {
+        switch e {
+        case .speech(let call, let code): t("cli.feedback.error.speech", ["call": call, "code": String(code)])
+        case .soundFile(let path, _): t("cli.feedback.error.soundFile", ["path": Validator.printable(path)])
+        case .missingSound(let name, let directory): t("cli.feedback.error.missingSound", ["name": name, "path": Validator.printable(directory)])
+        case .wavFile(let path, _): t("cli.feedback.error.wavFile", ["path": Validator.printable(path)])
+        case .pulse(let call, _): t("cli.feedback.error.pulse", ["call": call])
+        case .hapticDevice(let path, _), .noRumble(let path): t("cli.feedback.error.haptic", ["path": Validator.printable(path)])
+        case .hapticLog(let path, _): t("cli.feedback.error.hapticLog", ["path": Validator.printable(path)])
         }
     }
 

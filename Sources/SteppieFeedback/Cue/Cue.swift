@@ -1,3 +1,6 @@
+import SteppieCore
+import SteppieLocalization
+
 /// The names of the project's own sound effects (`Sounds/<rawValue>.wav`).
 public enum SoundName: String, Sendable, Codable, CaseIterable {
     case chimeDouble = "chime-double"
@@ -22,21 +25,25 @@ public struct SoundPlacement: Hashable, Sendable {
     }
 }
 
-/// The spoken part of a cue: a catalog key and its named arguments, rendered in the child's locale.
+/// The spoken part of a cue: a catalog key and its typed arguments, said in the child's locale.
 public struct SpeechPart: Hashable, Sendable {
     public var key: String
-    public var args: [String: String]
+    /// Typed so that speech says a time, a date or a count the way people do (`SpokenForms`).
+    public var values: [String: MessageValue]
     public var priority: SpeechPriority
     /// Seconds after the press.
     public var offset: Double
     /// A recording that speaks one of `args` instead of the synthesizer, nil for all-synthesized speech.
     public var recording: PrerecordedSpeech?
 
-    public init(key: String, args: [String: String], priority: SpeechPriority, offset: Double,
+    public init(key: String, values: [String: MessageValue], priority: SpeechPriority, offset: Double,
                 recording: PrerecordedSpeech? = nil) {
-        self.key = key; self.args = args; self.priority = priority; self.offset = offset
+        self.key = key; self.values = values; self.priority = priority; self.offset = offset
         self.recording = recording
     }
+
+    /// The written form of every argument (as on screen).
+    public var args: [String: String] { values.written }
 }
 
 /// The feedback of one event: a short timeline of sound effect, haptic pattern and speech.
@@ -71,7 +78,7 @@ public struct Cue: Equatable, Sendable {
         if feedback.speech && feedback.speechVolume > 0 {
             // With no sound in front of it, speech starts with the press.
             let offset = sounds.isEmpty ? 0 : row.speechOffset[feedback.soundStyle] ?? 0
-            speech = SpeechPart(key: event.speechKey(feedback.verbosity), args: context.arguments,
+            speech = SpeechPart(key: event.speechKey(feedback.verbosity), values: context.values,
                                 priority: event.priority, offset: offset)
         }
         return Cue(event: event, sounds: sounds, haptic: haptic, hapticGain: feedback.hapticGain,
@@ -94,17 +101,21 @@ public struct CueContext: Equatable, Sendable {
         self.completed = completed; self.total = total
     }
 
-    /// The named catalog arguments (`routineTitle`, `minutes`, `time`, `completed`, `total`).
-    public var arguments: [String: String] {
-        var a: [String: String] = [:]
-        if let routineTitle { a["routineTitle"] = routineTitle }
+    /// The typed catalog arguments (`routineTitle`, `minutes`, `time`, `completed`, `total`).
+    public var values: [String: MessageValue] {
+        var a: [String: MessageValue] = [:]
+        if let routineTitle { a["routineTitle"] = .text(routineTitle) }
         if let minutes {
-            a["minutes"] = String(minutes)
-            a["count"] = String(minutes)   // plural forms are chosen by `count`
+            a["minutes"] = .count(minutes)
+            a["count"] = .count(minutes)   // plural forms are chosen by `count`
         }
-        if let time { a["time"] = time }
-        if let completed { a["completed"] = String(completed) }
-        if let total { a["total"] = String(total) }
+        // `time` is `HH:mm` by contract; anything else is said as the text it is.
+        if let time { a["time"] = LocalTime(time).map(MessageValue.time) ?? .text(time) }
+        if let completed { a["completed"] = .count(completed) }
+        if let total { a["total"] = .count(total) }
         return a
     }
+
+    /// The named catalog arguments in their written form.
+    public var arguments: [String: String] { values.written }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SteppieLocalization
 
 /// The speech of one cue: float samples at the profile's volume, the sentence, and where a recording sits.
 struct SpokenSpeech {
@@ -13,11 +14,13 @@ extension FeedbackEngine {
     /// The speech of `part`: synthesized, or — with a recording whose argument appears in the
     /// sentence — the text before it synthesized, the recording, and the text after it synthesized.
     func speechSamples(_ part: SpeechPart, feedback: EffectiveFeedback, locale: String) throws -> SpokenSpeech {
-        let sentence = render(part.key, part.args, locale)
+        let sentence = render(part.key, part.values, locale)
         let settings = voice(feedback, locale: locale)
         let gain = Float(feedback.speechVolume) * Self.speechLevel
         let shown = SpeechText.sanitize(sentence)
-        guard let recording = part.recording, let value = part.args[recording.argument], !value.isEmpty,
+        // The recorded argument appears in the sentence in its spoken form.
+        guard let recording = part.recording, let typed = part.values[recording.argument],
+              case let value = SpokenForms.say(typed, locale: locale), !value.isEmpty,
               let range = sentence.range(of: value) else {
             let (text, phonemes) = speakable(sentence, locale: locale)
             let raw = try speech.samples(text: text, settings: settings, phonemes: phonemes)

@@ -1,8 +1,11 @@
 import Foundation
 import SteppieCore
+import SteppieLocalization
 
-/// Renders a catalog key with named arguments in a locale (`tts.completed`, `["routineTitle": "…"]`, `ko`).
-public typealias SpeechRenderer = @Sendable (_ key: String, _ args: [String: String], _ locale: String) -> String
+/// Renders a catalog key with typed arguments as the sentence to be *said* in a locale
+/// (`tts.setStartsAt`, `["time": .time(07:30)]`, `ko` → `일곱 시 삼십 분에 시작해요.`), normally
+/// `Localizer.spoken(_:locale:values:)`.
+public typealias SpeechRenderer = @Sendable (_ key: String, _ values: [String: MessageValue], _ locale: String) -> String
 
 /// The feedback engine: turns cues into sound, speech and haptics on an output, at once.
 ///
@@ -81,7 +84,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     /// Synthesizes the speech of `cue` ahead of time (the likely next utterance), so `play` finds it cached.
     public func prepare(_ cue: Cue, feedback: EffectiveFeedback, locale: String) {
         guard let part = cue.speech, part.recording == nil else { return }
-        let (text, phonemes) = speakable(render(part.key, part.args, locale), locale: locale)
+        let (text, phonemes) = speakable(render(part.key, part.values, locale), locale: locale)
         speech.prepare(text: text, settings: voice(feedback, locale: locale), phonemes: phonemes)
     }
 

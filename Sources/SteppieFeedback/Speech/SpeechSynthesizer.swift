@@ -32,11 +32,11 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         }
     }
 
-    /// Speaks `text` (sanitized, as plain text) and returns 22050 Hz mono 16-bit samples scaled by `volume` 0…1.
+    /// Speaks `text` (numbers said as people say them, sanitized, as plain text: `SpeechText.spoken`) and returns 22050 Hz mono 16-bit samples scaled by `volume` 0…1.
     public func speak(text: String, locale: String, rate: Double = 1, volume: Double = 1,
                       pitch: Int = 50, variant: String? = nil) throws -> [Int16] {
         let settings = VoiceSettings(locale: locale, rate: rate, pitch: pitch, variant: variant)
-        let raw = try samples(text: SpeechText.sanitize(text), settings: settings)
+        let raw = try samples(text: SpeechText.spoken(text, locale: locale), settings: settings)
         let gain = Float(min(1, max(0, volume.isFinite ? volume : 0)))
         return raw.map { Int16((Float($0) * gain).rounded()) }
     }

@@ -1,9 +1,18 @@
+import SteppieLocalization
+
 /// Makes any text safe to hand to espeak-ng as plain text.
 ///
 /// espeak-ng is always called without `espeakSSML` and `espeakPHONEMES`, so `<tags>` are read as
 /// characters; but even in plain-text mode it reads `[[...]]` as phoneme input. Doubled brackets
 /// are therefore split with a space (`[ [`), which espeak-ng reads as two ordinary brackets.
 public enum SpeechText {
+    /// Free text exactly as it is handed to espeak-ng in `locale`: numbers, times and dates written
+    /// out as they are said (`SpokenText.normalize`: `07:30` → 일곱 시 삼십 분), then sanitized.
+    /// `steppie say` speaks this and `steppie say --print-spoken` prints it.
+    public static func spoken(_ text: String, locale: String) -> String {
+        sanitize(SpokenText.normalize(text, locale: locale))
+    }
+
     /// The longest text spoken, in characters; longer text is cut at the last word boundary before it.
     public static let maxCharacters = 300
 

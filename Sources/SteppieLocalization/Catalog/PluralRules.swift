@@ -22,4 +22,19 @@ public enum PluralRules {
         // "1" is singular, "1.0" is not: English reads it as "1.0 activities".
         return trimmed == "1" || trimmed == "+1" || trimmed == "-1" ? .one : .other
     }
+
+    /// Placeholder names that hold a count. In a language with plural forms, a count followed by a
+    /// word must come from a plural entry (`{count}` picks the form) or name its noun's plural entry
+    /// (`{logs@cli.count.logEntries}`); `CatalogChecker` reports any other.
+    public static let countNames: Set<String> = [
+        "count", "minutes", "seconds", "completed", "total", "days", "eligible", "current", "longest",
+        "position", "size", "limit", "bytes", "compressed", "uncompressed", "offset", "routines", "logs",
+        "assets", "children", "photos", "entries", "attempts", "keys", "prompts", "problems", "levels",
+    ]
+
+    /// Words that may follow a count without being its noun (`{completed} of {total}`, `{seconds} s`).
+    public static let wordsAfterCount: Set<String> = [
+        "of", "to", "so", "up", "than", "are", "is", "was", "and", "or", "in", "done", "allowed",
+        "s", "ms", "min", "B", "KiB", "MiB", "GiB",
+    ]
 }

@@ -24,7 +24,10 @@ public struct LabelSource: Sendable, Hashable {
 /// - with `usedKeys`, keys nobody uses (an entry `group.*` marks a whole group as used);
 /// - template titles and icon labels have text in every required locale, template titles exist
 ///   in the catalogs and agree with SteppieCore;
-/// - every spoken line has an on-screen line: see ``screenKey(forSpoken:)``.
+/// - every spoken line has an on-screen line: see ``screenKey(forSpoken:)``;
+/// - no particle written out for "either" (`을(를)`, `이(가)` …): `{name|을를}` lets the engine choose;
+/// - in a language with plural forms, no count (``PluralRules/countNames``) followed by its noun in
+///   a message without plural forms (`{count} failed attempts`); `{name@key}` names a plural entry.
 public enum CatalogChecker {
     /// The prefix of spoken lines.
     public static let spokenPrefix = "tts."
@@ -78,8 +81,25 @@ public enum CatalogChecker {
                 checkEntry(entry, key: key, locale: locale, report: report)
             }
         }
+        for locale in set.locales {
+            guard let catalog = set[locale] else { continue }
+            for key in catalog.keys {
+                let pluralLanguage = PluralRules.requiredCategories(locale: locale).count > 1
+                for countKey in catalog[key]?.templates.flatMap(\.countedKeys) ?? [] {
+                    switch catalog[countKey] {
+                    case .plural?: continue
+                    case .text? where !pluralLanguage: continue
+                    default: report(.unknownCountKey(key: key, locale: locale, countKey: countKey))
+                    }
+                }
+            }
+        }
         if let usedKeys {
-            for key in keys where !isUsed(key, by: usedKeys) { report(.unusedKey(key: key)) }
+            // A noun's plural entry is used by the messages that count with it (`{n@key}`).
+            let counted = Set(set.locales.flatMap { locale in
+                (set[locale]?.keys ?? []).flatMap { set[locale]?[$0]?.templates.flatMap(\.countedKeys) ?? [] }
+            })
+            for key in keys where !isUsed(key, by: usedKeys) && !counted.contains(key) { report(.unusedKey(key: key)) }
         }
         checkLabels(templateLabels, kind: .template, set: set, locales: present, required: requiredLocales, report: report)
         checkLabels(iconLabels, kind: .icon, set: nil, locales: present, required: requiredLocales, report: report)
@@ -123,12 +143,37 @@ public enum CatalogChecker {
                 }
             }
         }
+        checkCounts(entry, key: key, locale: locale, report: report)
         if entry.templates.isEmpty || entry.templates.contains(where: isBlank) {
             report(.emptyValue(key: key, locale: locale))
         }
         if case .plural(let forms) = entry {
             let missing = PluralRules.requiredCategories(locale: locale).filter { forms[$0] == nil }
             if !missing.isEmpty { report(.incompletePlural(key: key, locale: locale, missing: missing)) }
+        }
+    }
+
+    /// Literal particles in any locale; counts followed by a noun without plural forms.
+    private static func checkCounts(_ entry: CatalogEntry, key: String, locale: String,
+                                    report: (CatalogProblem) -> Void) {
+        let pluralLanguage = PluralRules.requiredCategories(locale: locale).count > 1
+        for template in entry.templates {
+            for (index, segment) in template.segments.enumerated() {
+                guard case .literal(let text) = segment else { continue }
+                for form in ParticleForm.literalForms.keys.sorted() where text.contains(form) {
+                    report(.literalParticle(key: key, locale: locale, text: form))
+                }
+                guard pluralLanguage, index > 0,
+                      case .placeholder(let name, nil) = template.segments[index - 1],
+                      PluralRules.countNames.contains(name) else { continue }
+                // A plural entry's forms are chosen by `count`, which callers set to the number shown.
+                if case .plural = entry { continue }
+                guard text.first == " " else { continue }
+                let word = String(text.dropFirst().prefix { $0.isLetter })
+                guard !word.isEmpty, word.unicodeScalars.allSatisfy(\.isASCIILetter),
+                      !PluralRules.wordsAfterCount.contains(word) else { continue }
+                report(.countWithoutPlural(key: key, locale: locale, placeholder: name, word: word))
+            }
         }
     }
 

@@ -27,6 +27,12 @@ public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertib
     case labelDiffers(id: String, locale: String, catalog: String, core: String)
     /// A spoken `tts.*` line without its on-screen counterpart.
     case spokenWithoutScreenLine(key: String, expected: String)
+    /// A particle written out in its either-way form (`을(를)`) instead of `{name|을를}`.
+    case literalParticle(key: String, locale: String, text: String)
+    /// A count followed by its noun in a message without plural forms (`{count} failed attempts`).
+    case countWithoutPlural(key: String, locale: String, placeholder: String, word: String)
+    /// `{name@key}` naming a key that is missing or not a plural entry.
+    case unknownCountKey(key: String, locale: String, countKey: String)
 
     public var description: String {
         switch self {
@@ -52,6 +58,12 @@ public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertib
             "\(locale): \(id) reads \"\(catalog)\" in the catalog but \"\(core)\" in SteppieCore"
         case .spokenWithoutScreenLine(let key, let expected):
             "spoken line \(key) has no on-screen line \(expected)"
+        case .literalParticle(let key, let locale, let text):
+            "\(locale): \(key) writes the particle '\(text)' literally; write {name|\(ParticleForm.literalForms[text]?.rawValue ?? "을를")} so it agrees with the value"
+        case .countWithoutPlural(let key, let locale, let placeholder, let word):
+            "\(locale): \(key) puts '\(word)' after the count {\(placeholder)} without plural forms; make it a plural entry chosen by {count} or write {\(placeholder)@cli.count.NOUN}"
+        case .unknownCountKey(let key, let locale, let countKey):
+            "\(locale): \(key) counts with \(countKey), which is not a plural entry in \(locale)"
         }
     }
 

@@ -1,7 +1,9 @@
 /// A parsed catalog string: literal text and named placeholders, some carrying a Korean particle.
 ///
 /// Syntax: `{name}` inserts an argument, `{name|을를}` inserts it followed by the particle form
-/// that agrees with it, and `{{` / `}}` stand for literal braces. A name starts with a letter and
+/// that agrees with it, `{name@key}` inserts the plural entry `key` rendered with the argument as
+/// its `count` (`{logs@cli.count.logEntries}` → `1 log entry`), and `{{` / `}}` stand for literal
+/// braces. A name starts with a letter and
 /// continues with letters, digits or `_`.
 public struct MessageTemplate: Sendable, Hashable {
     /// One piece of a template.
@@ -9,6 +11,8 @@ public struct MessageTemplate: Sendable, Hashable {
         case literal(String)
         /// A placeholder; `particle` is the text after `|` exactly as written (`을를`), if any.
         case placeholder(name: String, particle: String?)
+        /// A count said with its noun: the plural entry `key` rendered with `count` = the argument.
+        case counted(name: String, key: String)
     }
 
     /// The pieces in reading order; neighbouring literals are merged.
@@ -25,8 +29,23 @@ public struct MessageTemplate: Sendable, Hashable {
     /// The placeholder names in order of first appearance.
     public var placeholderNames: [String] {
         var seen: [String] = []
-        for case .placeholder(let name, _) in segments where !seen.contains(name) { seen.append(name) }
+        for segment in segments {
+            switch segment {
+            case .placeholder(let name, _), .counted(let name, _):
+                if !seen.contains(name) { seen.append(name) }
+            case .literal:
+                break
+            }
+        }
         return seen
+    }
+
+    /// The plural keys named by `{name@key}` placeholders, in order.
+    public var countedKeys: [String] {
+        segments.compactMap {
+            if case .counted(_, let key) = $0 { return key }
+            return nil
+        }
     }
 
     /// Every placeholder as (name, particle form) pairs, in order, duplicates kept.
@@ -45,6 +64,8 @@ public struct MessageTemplate: Sendable, Hashable {
                 return text.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}")
             case .placeholder(let name, let particle):
                 return "{" + name + (particle.map { "|" + $0 } ?? "") + "}"
+            case .counted(let name, let key):
+                return "{" + name + "@" + key + "}"
             }
         }.joined()
     }
@@ -65,6 +86,7 @@ public struct TemplateSyntaxError: Error, Equatable, Sendable, CustomStringConve
         case invalidName = "a placeholder name must start with a letter and use only letters, digits and '_'"
         case emptyParticle = "nothing follows '|' in a placeholder"
         case nestedBrace = "a '{' inside a placeholder"
+        case invalidCountKey = "the key after '@' must be a catalog key such as cli.count.days"
     }
 
     public let reason: Reason
@@ -122,6 +144,14 @@ private struct TemplateParser {
     }
 
     private func placeholder(_ body: ArraySlice<Character>, at offset: Int) throws(TemplateSyntaxError) -> MessageTemplate.Segment {
+        if !body.contains("|"), let at = body.firstIndex(of: "@") {
+            let name = String(body[body.startIndex..<at]).trimmingSpaces()
+            let key = String(body[body.index(after: at)...]).trimmingSpaces()
+            if name.isEmpty { throw TemplateSyntaxError(.emptyName, at: offset) }
+            guard MessageTemplate.isValidName(name) else { throw TemplateSyntaxError(.invalidName, at: offset) }
+            guard CatalogKey.isValid(key) else { throw TemplateSyntaxError(.invalidCountKey, at: offset) }
+            return .counted(name: name, key: key)
+        }
         let parts = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts.first ?? []).trimmingSpaces()
         if name.isEmpty { throw TemplateSyntaxError(.emptyName, at: offset) }

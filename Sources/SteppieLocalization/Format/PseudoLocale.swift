@@ -26,7 +26,7 @@ public enum PseudoLocale {
             case .literal(let text):
                 literalLength += text.count
                 segments.append(.literal(accent(text)))
-            case .placeholder:
+            case .placeholder, .counted:
                 segments.append(segment)
             }
         }

@@ -73,4 +73,18 @@ public enum ParticleForm: String, Sendable, CaseIterable, Hashable {
         case .rieul: self == .euroRo ? afterVowel : afterConsonant
         }
     }
+
+    /// Every way a particle pair is written out for "either": the fallbacks and their reversed
+    /// spellings (`을(를)`, `를(을)`, `(으)로` …), each with its pair. A catalog writes
+    /// `{name|을를}` instead, so the engine can choose.
+    public static let literalForms: [String: ParticleForm] = {
+        var forms: [String: ParticleForm] = [:]
+        for form in allCases {
+            forms[form.fallback] = form
+            forms[form.afterVowel + "(" + form.afterConsonant + ")"] = form
+            forms[form.afterConsonant + "(" + form.afterVowel + ")"] = form
+        }
+        forms["로(으로)"] = .euroRo
+        return forms
+    }()
 }
