@@ -57,9 +57,14 @@ public final class Store {
             identity = nil
         } else if let file = FileIdentity(path: path) {
             identity = (file, FileIdentity(path: path + "-wal"))
+            OpenDatabases.retain(file)
         } else {
             throw StoreError.databaseReplaced(path: path)
         }
+    }
+
+    deinit {
+        if let file = identity?.database { OpenDatabases.release(file) }
     }
 
     /// Checks the path before SQLite opens it: refuses what is not a regular file (SQLite would
@@ -74,6 +79,9 @@ public final class Store {
         case .regular?:
             // An empty file is a new database (SQLite's own rule); anything else must start with
             // the SQLite header, or SQLite would treat a short foreign file as empty and write over it.
+            // A file this process holds open already was checked then, and must not be opened
+            // outside SQLite (closing that descriptor would drop SQLite's locks: `OpenDatabases`).
+            if let file = FileIdentity(path: path), OpenDatabases.contains(file) { return }
             if let head = OwnerOnly.head(of: path, count: 16), !head.isEmpty, head != Array("SQLite format 3\0".utf8) {
                 throw StoreError.foreignFile(path: path)
             }

@@ -58,7 +58,11 @@ def sign_in(driver, s, pin=PIN, lang="en", expect="home"):
     for digit in pin:
         tap(driver, f'button[data-digit="{digit}"]')
     tap(driver, 'button[data-pad="enter"]')
-    wait_screen(driver, expect, 10)
+    try:
+        wait_screen(driver, expect, 10)
+    except AssertionError:
+        alert = driver.find_elements(By.CSS_SELECTOR, '[role="alert"]')
+        raise AssertionError(f"sign-in did not reach {expect!r}: {[a.text for a in alert]}") from None
 
 
 def child_id(s):

@@ -228,7 +228,7 @@ public final class GuardianWeb: Sendable {
         <form method="post" action="/guardian/recover" data-form="recover">
         <input type="hidden" name="lang" value="\(esc(r.locale))">
         <p><label for="code">\(esc(r.t("web.recover.code")))</label>
-        <input id="code" name="code" type="password" inputmode="numeric" autocomplete="off" maxlength="6" required></p>
+        <input id="code" name="code" type="password" inputmode="numeric" maxlength="6" required></p>
         <p><label for="newPin">\(esc(r.t("web.recover.newPin")))</label>
         <input id="newPin" name="newPin" type="password" inputmode="numeric" autocomplete="new-password" maxlength="12" required></p>
         <p><label for="newPin2">\(esc(r.t("web.recover.confirm")))</label>
