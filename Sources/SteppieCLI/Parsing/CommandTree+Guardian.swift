@@ -1,3 +1,5 @@
+import SteppieCore
+
 // The guardian's part of the command tree: children and their feedback, PIN, routine editing,
 // history and statistics (issue 5).
 extension CommandTree {
@@ -32,14 +34,14 @@ extension CommandTree {
                 .value("--sound", "ON|OFF", help: "cli.option.sound", choices: onOff),
                 .value("--speech", "ON|OFF", help: "cli.option.speech", choices: onOff),
                 .value("--haptic", "ON|OFF", help: "cli.option.haptic", choices: onOff),
-                .value("--tts-rate", "RATE", help: "cli.option.ttsRate"),
-                .value("--tts-volume", "VOLUME", help: "cli.option.ttsVolume"),
-                .value("--volume-cap", "VOLUME", help: "cli.option.volumeCap"),
-                .value("--pitch", "PITCH", help: "cli.option.pitch"),
+                .value("--tts-rate", "RATE", help: "cli.option.ttsRate", allowed: .ttsRate),
+                .value("--tts-volume", "VOLUME", help: "cli.option.ttsVolume", allowed: .unitVolume),
+                .value("--volume-cap", "VOLUME", help: "cli.option.volumeCap", allowed: .volumeCap),
+                .value("--pitch", "PITCH", help: "cli.option.pitch", allowed: .pitch),
                 .value("--voice", "VARIANT", help: "cli.option.voice"),
-                .value("--undo", "SECONDS", help: "cli.option.undo"),
-                .value("--lead-times", "MINUTES", help: "cli.option.leadTimes"),
-                .value("--quiet-hours", "HH:mm-HH:mm", help: "cli.option.quietHours"),
+                .value("--undo", "SECONDS", help: "cli.option.undo", allowed: .undoSeconds),
+                .value("--lead-times", "MINUTES", help: "cli.option.leadTimes", allowed: .leadTimes),
+                .value("--quiet-hours", "HH:mm-HH:mm", help: "cli.option.quietHours", allowed: .quietHours),
                 .value("--child-locale", "LOCALE", help: "cli.option.childLocale", choices: ["ko", "en", "system"]),
             ]),
         ]),
@@ -51,11 +53,11 @@ extension CommandTree {
                 .value("--name-ko", "NAME", help: "cli.option.nameKo"),
                 .value("--name-en", "NAME", help: "cli.option.nameEn"),
                 .flag("--activate", help: "cli.option.activate"),
-                .value("--start", "HH:mm", help: "cli.option.setStart"),
+                .value("--start", "HH:mm", help: "cli.option.setStart", allowed: .time),
             ]),
             CommandSpec("start-time", abstract: "cli.set.startTime.abstract",
                         positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId"),
-                                      PositionalSpec("TIME", help: "cli.argument.startTime")]),
+                                      PositionalSpec("TIME", help: "cli.argument.startTime", allowed: .timeOrNone)]),
             CommandSpec("activate", abstract: "cli.set.activate.abstract",
                         positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
         ]),
@@ -63,10 +65,10 @@ extension CommandTree {
             CommandSpec("add", abstract: "cli.routine.add.abstract", options: [
                 child,
                 .value("--set", "SET-ID", help: "cli.option.set"),
-            ] + routineFields + [.value("--position", "N", help: "cli.option.position")]),
+            ] + routineFields + [.value("--position", "N", help: "cli.option.position", allowed: .position)]),
             CommandSpec("edit", abstract: "cli.routine.edit.abstract", options: routineFields, positionals: [routineId]),
             CommandSpec("move", abstract: "cli.routine.move.abstract",
-                        options: [.value("--to", "N", help: "cli.option.to")], positionals: [routineId]),
+                        options: [.value("--to", "N", help: "cli.option.to", allowed: .position)], positionals: [routineId]),
             CommandSpec("activate", abstract: "cli.routine.activate.abstract", positionals: [routineId]),
             CommandSpec("deactivate", abstract: "cli.routine.deactivate.abstract", positionals: [routineId]),
             CommandSpec("delete", abstract: "cli.routine.delete.abstract", positionals: [routineId]),
@@ -77,8 +79,8 @@ extension CommandTree {
         ]),
         CommandSpec("history", abstract: "cli.history.abstract", options: [
             child,
-            .value("--date", "YYYY-MM-DD", help: "cli.option.date"),
-            .value("--month", "YYYY-MM", help: "cli.option.month"),
+            .value("--date", "YYYY-MM-DD", help: "cli.option.date", allowed: .date),
+            .value("--month", "YYYY-MM", help: "cli.option.month", allowed: .month),
             json,
         ]),
         CommandSpec("stats", abstract: "cli.stats.abstract", options: [child, json]),
@@ -88,8 +90,8 @@ extension CommandTree {
         .value("--title-ko", "TEXT", help: "cli.option.titleKo"),
         .value("--title-en", "TEXT", help: "cli.option.titleEn"),
         .value("--icon", "NAME", help: "cli.option.icon"),
-        .value("--color", "COLOR", help: "cli.option.color"),
-        .value("--time", "HH:mm", help: "cli.option.time"),
+        .value("--color", "COLOR", help: "cli.option.color", choices: CardColor.allCases.map(\.rawValue)),
+        .value("--time", "HH:mm", help: "cli.option.time", allowed: .timeOrNone),
     ]
 }
 
