@@ -66,14 +66,18 @@ public struct CommandSpec: Sendable {
     public let options: [OptionSpec]
     public let positionals: [PositionalSpec]
     public let subcommands: [CommandSpec]
+    /// A group that also runs on its own with its options (`steppie history --date D` beside
+    /// `steppie history set …`); a plain group needs a subcommand.
+    public let runsWithoutSubcommand: Bool
 
     public init(_ name: String, abstract: String, options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
-                subcommands: [CommandSpec] = []) {
+                subcommands: [CommandSpec] = [], runsWithoutSubcommand: Bool = false) {
         self.name = name
         self.abstractKey = abstract
         self.options = options
         self.positionals = positionals
         self.subcommands = subcommands
+        self.runsWithoutSubcommand = runsWithoutSubcommand
     }
 
     public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }

@@ -24,7 +24,10 @@ extension CommandTree {
                                       PositionalSpec("NEW", help: "cli.argument.newChildName")]),
             CommandSpec("archive", abstract: "cli.children.archive.abstract",
                         positionals: [PositionalSpec("NAME", help: "cli.argument.childSelector")]),
-            CommandSpec("list", abstract: "cli.children.list.abstract", options: [json]),
+            CommandSpec("list", abstract: "cli.children.list.abstract",
+                        options: [json, .flag("--archived", help: "cli.option.archived")]),
+            CommandSpec("unarchive", abstract: "cli.children.unarchive.abstract",
+                        positionals: [PositionalSpec("NAME", help: "cli.argument.archivedChild")]),
         ]),
         CommandSpec("profile", abstract: "cli.profile.abstract", subcommands: [
             CommandSpec("show", abstract: "cli.profile.show.abstract", options: [child, json]),
@@ -60,6 +63,12 @@ extension CommandTree {
                                       PositionalSpec("TIME", help: "cli.argument.startTime", allowed: .timeOrNone)]),
             CommandSpec("activate", abstract: "cli.set.activate.abstract",
                         positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+            CommandSpec("rename", abstract: "cli.set.rename.abstract", options: [
+                .value("--name-ko", "NAME", help: "cli.option.nameKo"),
+                .value("--name-en", "NAME", help: "cli.option.nameEn"),
+            ], positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+            CommandSpec("delete", abstract: "cli.set.delete.abstract",
+                        positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
         ]),
         CommandSpec("routine", abstract: "cli.routine.abstract", subcommands: [
             CommandSpec("add", abstract: "cli.routine.add.abstract", options: [
@@ -81,8 +90,15 @@ extension CommandTree {
             child,
             .value("--date", "YYYY-MM-DD", help: "cli.option.date", allowed: .date),
             .value("--month", "YYYY-MM", help: "cli.option.month", allowed: .month),
+            .value("--routine", "ROUTINE-ID", help: "cli.option.routine"),
             json,
-        ]),
+        ], subcommands: [
+            CommandSpec("set", abstract: "cli.history.set.abstract", options: [child, json], positionals: [
+                PositionalSpec("DATE", help: "cli.argument.entryDate", allowed: .date),
+                PositionalSpec("ROUTINE-ID", help: "cli.argument.entryRoutineId"),
+                PositionalSpec("STATE", help: "cli.argument.entryState", choices: ["done", "not-done"]),
+            ]),
+        ], runsWithoutSubcommand: true),
         CommandSpec("stats", abstract: "cli.stats.abstract", options: [child, json]),
     ]
 
@@ -108,12 +124,15 @@ extension Steppie {
         "children rename": GuardianAccess.changing(ChildrenCommands.rename),
         "children archive": GuardianAccess.changing(ChildrenCommands.archive),
         "children list": GuardianAccess.looking(ChildrenCommands.list),
+        "children unarchive": GuardianAccess.changing(ArchivedChildrenCommands.unarchive),
         "profile show": GuardianAccess.looking(ProfileCommands.show),
         "profile set": GuardianAccess.changing(ProfileCommands.set),
         "sets": GuardianAccess.looking(SetCommands.list),
         "set create": GuardianAccess.changing(SetCommands.create),
         "set activate": GuardianAccess.changing(SetCommands.activate),
         "set start-time": GuardianAccess.changing(SetCommands.startTime),
+        "set rename": GuardianAccess.changing(SetEditCommands.rename),
+        "set delete": GuardianAccess.changing(SetEditCommands.delete),
         "routine add": GuardianAccess.changing(RoutineEditCommands.add),
         "routine edit": GuardianAccess.changing(RoutineEditCommands.edit),
         "routine move": GuardianAccess.changing(RoutineEditCommands.move),
@@ -123,6 +142,7 @@ extension Steppie {
         "routine restore": GuardianAccess.changing(RoutineEditCommands.restore),
         "routine record": GuardianAccess.changing(RecordingCommands.record),
         "history": GuardianAccess.looking(HistoryCommand.run),
+        "history set": GuardianAccess.changing(HistoryCorrectionCommand.run),
         "stats": GuardianAccess.looking(StatsCommand.run),
     ]
 }

@@ -53,7 +53,7 @@ public struct Parser: Sendable {
             i += 1
         }
         if inv.wantsHelp { return inv }
-        if !node.subcommands.isEmpty {
+        if !node.subcommands.isEmpty && !node.runsWithoutSubcommand {
             if inv.path.isEmpty && rest.isEmpty { inv.wantsHelp = true; return inv }
             throw .missingCommand(path: inv.path)
         }

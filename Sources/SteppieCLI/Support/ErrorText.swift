@@ -38,6 +38,7 @@ enum ErrorText {
         switch error {
         case let v as ContractViolation: line = violation(v, t)
         case let s as StoreError: line = store(s, t)
+        case let e as GuardianEditError: line = guardianEdit(e, t)
         case let g as GuardianError: line = guardian(g, t)
         case let b as BackupError: line = backup(b, t)
         case let r as RecordingError: line = recording(r, t)
