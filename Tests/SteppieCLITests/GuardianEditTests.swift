@@ -119,7 +119,11 @@ import SteppieStore
         #expect(created.status == 0 && created.out.hasPrefix("Created Weekend for Mina ("))
         #expect(h.run(["set", "create", "--template", "bedtime", "--name-en", "X"]).status == 64)
         let id = try #require(created.out.split(separator: "(").last?.dropLast(3))
+        // An empty set cannot be the active one (issue 15, item 9); with a routine it can.
+        let empty = h.run(["set", "activate", String(id)])
+        #expect(empty.status == 1 && empty.err == "steppie: Weekend has no routines and cannot be the active set; add one first: steppie routine add --set SET-ID\n")
+        #expect(h.run(["routine", "add", "--set", String(id), "--title-en", "Park"]).status == 0)
         #expect(h.run(["set", "activate", String(id)]).out == "Weekend is now the active set.\n")
-        #expect(h.run(["sets"]).out.contains("* Weekend  \(id)  (0 routines, active)"))
+        #expect(h.run(["sets"]).out.contains("* Weekend  \(id)  (1 routines, active)"))
     }
 }
