@@ -7,24 +7,28 @@ import SteppieStore
 /// Profile values, children and routine editing; every refusal leaves the database unchanged.
 @Suite struct GuardianEditTests {
     @Test(arguments: [
-        (["--tts-rate", "1.6"], Int32(1), "ttsRate cannot be 1.6; allowed: 0.5…1.5"),
-        (["--tts-rate", "fast"], 64, "--tts-rate"),
-        (["--tts-volume", "-0.1"], 1, "allowed: 0.0…1.0"),
-        (["--volume-cap", "1.01"], 1, "volumeCap cannot be 1.01; allowed: 0.0…1.0"),
-        (["--pitch", "100"], 1, "pitch cannot be 100; allowed: 0…99"),
-        (["--pitch", "5.5"], 64, "--pitch"),
-        (["--undo", "7"], 1, "undoDurationSeconds cannot be 7; allowed: 3, 5 or 10"),
-        (["--lead-times", "10,10"], 1, "allowed: up to 5 different minute values, each 1…240"),
-        (["--lead-times", "0"], 1, "each 1…240"),
+        // Out of the range the command tree declares: a usage mistake naming the option as typed.
+        (["--tts-rate", "1.6"], Int32(64), "--tts-rate does not accept \"1.6\"; allowed: a number 0.5…1.5"),
+        (["--tts-rate", "fast"], 64, "--tts-rate does not accept \"fast\""),
+        (["--tts-rate", "nan"], 64, "--tts-rate does not accept \"nan\""),
+        (["--tts-volume", "-0.1"], 64, "--tts-volume does not accept \"-0.1\"; allowed: a number 0.0…1.0"),
+        (["--volume-cap", "1.01"], 64, "--volume-cap does not accept \"1.01\"; allowed: a number 0.0…1.0"),
+        (["--pitch", "100"], 64, "--pitch does not accept \"100\"; allowed: a whole number 0…99"),
+        (["--pitch", "5.5"], 64, "--pitch does not accept \"5.5\""),
+        (["--undo", "7"], 64, "--undo does not accept \"7\"; allowed: 3, 5 or 10"),
+        (["--lead-times", "10,10"], 64, "--lead-times does not accept \"10,10\"; allowed: up to 5 different whole numbers 1…240, separated by commas, or none"),
+        (["--lead-times", "0"], 64, "1…240"),
         (["--lead-times", "5,x"], 64, "--lead-times"),
-        (["--quiet-hours", "21:00-21:00"], 1, "both a start and a different end time HH:mm"),
-        (["--quiet-hours", "25:00-07:00"], 1, "a 24-hour time HH:mm, 00:00…23:59"),
-        (["--quiet-hours", "night"], 1, "HH:mm-HH:mm (two different times) or none"),
+        (["--lead-times", "1,2,3,4,5,6"], 64, "up to 5"),
+        (["--quiet-hours", "21:00-21:00"], 64, "--quiet-hours does not accept \"21:00-21:00\"; allowed: two different times HH:mm-HH:mm, or none"),
+        (["--quiet-hours", "25:00-07:00"], 64, "--quiet-hours"),
+        (["--quiet-hours", "night"], 64, "--quiet-hours"),
+        // What only the contract knows stays a runtime refusal.
         (["--voice", "bad/variant"], 1, "an espeak-ng variant name"),
         (["--intensity", "loud"], 64, "strong, normal, quiet, off"),
         (["--sound", "yes"], 64, "on, off"),
         (["--child-locale", "fr"], 64, "ko, en, system"),
-        (["--speech", "off", "--pitch", "120"], 1, "allowed: 0…99"),
+        (["--speech", "off", "--pitch", "120"], 64, "--pitch does not accept \"120\"; allowed: a whole number 0…99"),
     ] as [([String], Int32, String)])
     func invalidProfileValuesAreRefusedAndChangeNothing(args: [String], status: Int32, message: String) throws {
         let h = CLIHarness()
@@ -88,8 +92,10 @@ import SteppieStore
         let id = water.id.uuidString.lowercased()
         #expect(h.run(["routine", "move", id, "--to", "7"]).out == "Moved Drink water to position 7.\n")
         #expect(h.run(["routine", "move", id, "--to", "8"]).err == "steppie: position cannot be 8; allowed: 1…7\n")
-        #expect(h.run(["routine", "edit", id, "--title-en", "Water", "--time", "none", "--color", "plaid"]).err
-                .hasPrefix("steppie: colorToken cannot be plaid; allowed: color.card.sky, color.card.mint"))
+        let plaid = h.run(["routine", "edit", id, "--title-en", "Water", "--time", "none", "--color", "plaid"])
+        #expect(plaid.status == 64 && plaid.err.hasPrefix("steppie: --color does not accept \"plaid\"; allowed: sky, mint, lemon, peach, lavender, rose\n"))
+        #expect(h.run(["routine", "move", id, "--to", "0"]).err.hasPrefix("steppie: --to does not accept \"0\"; allowed: a whole number 1 or more\n"))
+        #expect(h.run(["routine", "edit", id, "--time", "24:00"]).status == 64)
         #expect(h.run(["routine", "edit", id, "--title-en", "Water", "--time", "none"]).status == 0)
         #expect(try store.routine(id: water.id).scheduledTime == nil)
         #expect(h.run(["routine", "delete", id]).status == 0)
@@ -113,7 +119,11 @@ import SteppieStore
         #expect(created.status == 0 && created.out.hasPrefix("Created Weekend for Mina ("))
         #expect(h.run(["set", "create", "--template", "bedtime", "--name-en", "X"]).status == 64)
         let id = try #require(created.out.split(separator: "(").last?.dropLast(3))
+        // An empty set cannot be the active one (issue 15, item 9); with a routine it can.
+        let empty = h.run(["set", "activate", String(id)])
+        #expect(empty.status == 1 && empty.err == "steppie: Weekend has no routines and cannot be the active set; add one first: steppie routine add --set SET-ID\n")
+        #expect(h.run(["routine", "add", "--set", String(id), "--title-en", "Park"]).status == 0)
         #expect(h.run(["set", "activate", String(id)]).out == "Weekend is now the active set.\n")
-        #expect(h.run(["sets"]).out.contains("* Weekend  \(id)  (0 routines, active)"))
+        #expect(h.run(["sets"]).out.contains("* Weekend  \(id)  (1 routines, active)"))
     }
 }

@@ -25,28 +25,55 @@ import SteppieStore
         return h
     }
 
+    /// A day lists what was done (with the time) and what was not (issue 15, item 10).
     @Test func historyOfADay() throws {
         let h = try Self.fixture()
         #expect(h.run(["history", "--date", "2026-03-04"]).out == """
             Mina — 2026-03-04
-              07:00  Wake up
-              07:01  Wash face
-              07:02  Brush teeth
-            3 done.
+              ✓ 07:00  Wake up
+              ✓ 07:01  Wash face
+              ✓ 07:02  Brush teeth
+              ✗        Get dressed
+              ✗        Eat breakfast
+              ✗        Pack bag  (deleted)
+            3 of 6 routines done.
+
+            """)
+        #expect(h.run(["history", "--date", "2026-03-04"], locale: "ko").out == """
+            Mina — 2026-03-04
+              ✓ 07:00  일어나기
+              ✓ 07:01  세수하기
+              ✓ 07:02  양치하기
+              ✗        옷 입기
+              ✗        아침 먹기
+              ✗        가방 챙기기  (삭제됨)
+            루틴 6개 중 3개 완료.
 
             """)
         #expect(h.run(["history", "--date", "2026-03-02"], locale: "ko").out == """
             Mina — 2026-03-02
-              07:00  일어나기
-              07:01  세수하기
-              07:02  양치하기
-              07:03  옷 입기
-              07:04  아침 먹기
-              07:05  가방 챙기기  (삭제됨)
-            6개 완료.
+              ✓ 07:00  일어나기
+              ✓ 07:01  세수하기
+              ✓ 07:02  양치하기
+              ✓ 07:03  옷 입기
+              ✓ 07:04  아침 먹기
+              ✓ 07:05  가방 챙기기  (삭제됨)
+            루틴 6개 중 6개 완료.
 
             """)
-        #expect(h.run(["history", "--date", "2026-03-05"]).out == "Mina — 2026-03-05\n  Nothing was done on this day.\n")
+        // Today: what is not done yet is pending, not missed.
+        #expect(h.run(["history"]).out == """
+            Mina — 2026-03-06
+              ✓ 07:00  Wake up
+              ✓ 07:05  Wash face
+              ·        Brush teeth  (not yet)
+              ·        Get dressed  (not yet)
+              ·        Eat breakfast  (not yet)
+              ·        Pack bag  (not yet)  (deleted)
+            2 of 6 routines done.
+
+            """)
+        #expect(h.run(["history", "--date", "2026-03-01"]).out == "Mina — 2026-03-01\n  Nothing was done on this day.\n")
     }
 
     @Test func monthHeatmap() throws {
@@ -114,5 +141,12 @@ import SteppieStore
             """)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(h.run(["stats", "--json"]).out.utf8)) as? [String: Any])
         #expect((json["routineDays"] as? [String: Any])?["completed"] as? Int == 17)
+        // Each streak with its first and last day (issue 15, item 10).
+        let wake = try #require((json["routines"] as? [[String: Any]])?.first)
+        #expect(wake["currentStreakStart"] as? String == "2026-03-06" && wake["currentStreakEnd"] as? String == "2026-03-06")
+        #expect(wake["longestStreakStart"] as? String == "2026-03-02" && wake["longestStreakEnd"] as? String == "2026-03-04")
+        let days = try #require(json["days"] as? [String: Any])
+        #expect(days["longestStreakStart"] as? String == "2026-03-02" && days["longestStreakEnd"] as? String == "2026-03-03")
+        #expect(days["currentStreakStart"] is NSNull && days["currentStreakEnd"] is NSNull)
     }
 }

@@ -11,7 +11,7 @@ import SteppieStore
         let id = try #require(sets.first?["id"] as? String)
         let before = try Store(path: h.db, timeZone: h.zone).dump()
         let bad = h.run(["set", "start-time", id, "25:00"])
-        #expect(bad.status == 1 && bad.err.contains("startTime cannot be 25:00"))
+        #expect(bad.status == 64 && bad.err.hasPrefix("steppie: TIME does not accept \"25:00\"; allowed: a 24-hour time HH:mm, 00:00…23:59, or none\n"), "\(bad.err)")
         #expect(try Store(path: h.db, timeZone: h.zone).dump() == before)
         #expect(h.run(["set", "start-time", id, "08:00"]).out == "\"Morning routine\" starts each day at 08:00.\n")
 

@@ -35,6 +35,7 @@ enum ChildrenCommands {
     }
 
     static func list(_ c: Context) throws -> Int32 {
+        if c.invocation.flag("--archived") { return try ArchivedChildrenCommands.list(c) }
         let store = try c.store()
         let children = try store.children()
         if c.json {

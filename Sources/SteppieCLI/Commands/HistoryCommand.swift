@@ -2,16 +2,23 @@ import Foundation
 import SteppieCore
 import SteppieStore
 
-/// `steppie history [--date D | --month M]`: what a child did on a day, or a month as a heatmap.
+/// `steppie history [--date D | --month M] [--routine ID]`: a child's day (what was done and what
+/// was not), a month as a heatmap, or one routine's month. Archived children can be read too.
 enum HistoryCommand {
     static func run(_ c: Context) throws -> Int32 {
         let inv = c.invocation
         if inv.value("--date") != nil, inv.value("--month") != nil { throw UsageError.conflictingOptions("--date", "--month") }
+        if inv.value("--date") != nil, inv.value("--routine") != nil { throw UsageError.conflictingOptions("--date", "--routine") }
         let store = try c.store()
-        let child = try c.child()
+        let child = try c.childIncludingArchived()
+        if let raw = inv.value("--routine") {
+            let id = try Ids.parse(raw, argument: "--routine")
+            let month = inv.value("--month").flatMap(YearMonth.init) ?? YearMonth(c.today)
+            return try RoutineMonthView.run(c, store: store, child: child, routineId: id, month: month)
+        }
         if let raw = inv.value("--month") {
             guard let month = YearMonth(raw) else {
-                throw ContractViolation(field: "month", value: Validator.printable(raw), allowed: "a month YYYY-MM")
+                throw UsageError.notAllowed(option: "--month", value: raw, allowed: .month)
             }
             let calendar = try store.monthCalendar(childId: child.id, month: month, reference: c.today)
             if c.json {
@@ -25,27 +32,79 @@ enum HistoryCommand {
             c.console.write(MonthHeatmap(calendar: calendar, text: c.text, color: color).render(child: child.displayName))
             return 0
         }
-        let day = try inv.value("--date").map { try Validator.parseDay($0, field: "date") } ?? c.today
-        let done = try store.history(childId: child.id, from: day, through: day).filter { $0.log?.status == .completed }
+        let day = inv.value("--date").flatMap(LocalDay.init) ?? c.today
+        return try DayView.run(c, store: store, child: child, day: day)
+    }
+}
+
+/// A child's day: each routine done (with its time) or not done, corrections marked.
+enum DayView {
+    struct Entry: Encodable {
+        let routineId: String
+        let title: [String: String]
+        let displayTitle: String
+        let setId: String
+        /// `completed`, `pending` or `missed`.
+        let state: String
+        let completedAt: String?
+        let deleted: Bool
+        let countsForChild: Bool
+        let correctedAt: String?
+    }
+
+    struct Day: Encodable {
+        let child: String
+        let date: String
+        /// Every entry, done and not done.
+        let entries: [Entry]
+        /// The done entries only (as before entries were listed).
+        let completed: [Entry]
+        /// Counted routines done, and counted routines of the day (the heatmap's cell).
+        let countedCompleted: Int
+        let countedTotal: Int
+    }
+
+    static func run(_ c: Context, store: Store, child: Child, day: LocalDay) throws -> Int32 {
+        let entries = try store.dayEntries(childId: child.id, day: day, reference: c.today)
+        let counted = entries.filter(\.countsForChild)
+        let doneCount = counted.count { $0.state == .completed }
         if c.json {
-            try c.printJSON(["child": child.displayName, "date": day.description, "completed": done.map { item -> [String: Any] in
-                ["routineId": item.routine.id.lowercased, "title": item.routine.title.values, "deleted": item.routine.deletedAt != nil,
-                 "completedAt": item.log?.completedAt.map { Timestamp.format($0, in: c.env.timeZone) } ?? NSNull()]
-            }])
+            let rows = entries.map { e in
+                Entry(routineId: e.routine.id.lowercased, title: e.routine.title.values, displayTitle: c.resolve(e.routine.title),
+                      setId: e.set.id.lowercased, state: e.state.rawValue,
+                      completedAt: e.state == .completed ? e.log?.completedAt.map { Timestamp.format($0, in: c.env.timeZone) } : nil,
+                      deleted: e.routine.deletedAt != nil, countsForChild: e.countsForChild,
+                      correctedAt: e.correction.map { Timestamp.format($0.madeAt, in: c.env.timeZone) })
+            }
+            try c.printEncodable(Day(child: child.displayName, date: day.description, entries: rows,
+                                     completed: rows.filter { $0.state == "completed" }, countedCompleted: doneCount, countedTotal: counted.count))
             return 0
         }
         c.console.print(c.text("cli.history.header", ["child": child.displayName, "date": day.description]))
-        if done.isEmpty {
+        if entries.isEmpty {
             c.console.print("  " + c.text("cli.history.nothing"))
             return 0
         }
-        for item in done {
-            let time = item.log?.completedAt.map { TodayCommands.clockTime($0, c) } ?? "--:--"
-            var line = "  \(time)  \(c.resolve(item.routine.title))"
-            if item.routine.deletedAt != nil { line += "  " + c.text("cli.history.deleted") }
+        for e in entries {
+            let mark: String
+            var time = "     "
+            switch e.state {
+            case .completed:
+                mark = "✓"
+                time = e.log?.completedAt.map { TodayCommands.clockTime($0, c) } ?? "--:--"
+            case .pending: mark = "·"
+            case .missed: mark = "✗"
+            }
+            var line = "  \(mark) \(time)  \(c.resolve(e.routine.title))"
+            if e.state == .pending { line += "  " + c.text("cli.history.day.pending") }
+            if e.routine.deletedAt != nil { line += "  " + c.text("cli.history.deleted") }
+            if !e.countsForChild { line += "  " + c.text("cli.stats.otherSet") }
+            if let correction = e.correction { line += "  " + c.text("cli.history.day.corrected", ["time": c.localDateTime(correction.madeAt)]) }
             c.console.print(line)
         }
-        c.console.print(c.text("cli.history.total", ["count": String(done.count)]))
+        if !counted.isEmpty {
+            c.console.print(c.text("cli.history.day.summary", ["completed": String(doneCount), "count": String(counted.count)]))
+        }
         return 0
     }
 }

@@ -20,7 +20,7 @@ enum RoutineEditCommands {
         let routine = try store.addRoutine(setId: setId, title: try title(from: inv, base: LocalizedText([:])),
                                            icon: inv.value("--icon").map { IconRef.builtin(name: $0) } ?? .fallback,
                                            colorToken: inv.value("--color").map(colorToken), position: position,
-                                           scheduledTime: try inv.value("--time").map { try Validator.parseTime($0, field: "scheduledTime") },
+                                           scheduledTime: try inv.value("--time").flatMap { $0 == "none" ? nil : try Validator.parseTime($0, field: "scheduledTime") },
                                            at: c.now)
         c.console.print(c.text("cli.routine.added", ["title": c.resolve(routine.title), "id": routine.id.lowercased,
                                                      "position": String(routine.order + 1)]))

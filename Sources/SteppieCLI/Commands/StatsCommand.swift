@@ -6,7 +6,7 @@ import SteppieStore
 enum StatsCommand {
     static func run(_ c: Context) throws -> Int32 {
         let store = try c.store()
-        let child = try c.child()
+        let child = try c.childIncludingArchived()
         let reference = c.today
         let histories = try store.routineHistories(childId: child.id, through: reference)
         let stats = ChildStatistics(routines: histories.map(\.tracked), reference: reference)
@@ -56,19 +56,24 @@ enum StatsCommand {
 
     private static func json(_ histories: [RoutineHistory], _ stats: ChildStatistics, child: Child,
                              reference: LocalDay, _ c: Context) -> [String: Any] {
-        func fields(_ s: RoutineStatistics) -> [String: Any] {
+        // Each streak with its first and last day (null when the streak is 0).
+        func fields(_ s: RoutineStatistics, _ spans: StreakSpans) -> [String: Any] {
             ["currentStreak": s.currentStreak, "longestStreak": s.longestStreak, "completedDays": s.completedDays,
-             "eligibleDays": s.eligibleDays, "completionRate": s.completionRate]
+             "eligibleDays": s.eligibleDays, "completionRate": s.completionRate,
+             "currentStreakStart": spans.current.map { $0.lowerBound.description } ?? NSNull(),
+             "currentStreakEnd": spans.current.map { $0.upperBound.description } ?? NSNull(),
+             "longestStreakStart": spans.longest.map { $0.lowerBound.description } ?? NSNull(),
+             "longestStreakEnd": spans.longest.map { $0.upperBound.description } ?? NSNull()]
         }
         let routines = histories.map { h -> [String: Any] in
-            fields(stats.perRoutine[h.tracked.id] ?? .empty).merging([
+            fields(stats.perRoutine[h.tracked.id] ?? .empty, stats.perRoutineStreaks[h.tracked.id] ?? .none).merging([
                 "id": h.routine.id.lowercased, "title": c.resolve(h.routine.title), "deleted": h.routine.deletedAt != nil,
                 "isActive": h.routine.isActive, "inActiveSet": h.inActiveSet, "countsForChild": h.tracked.countsForChild,
             ]) { a, _ in a }
         }
         return ["child": ["id": child.id.lowercased, "name": child.displayName], "reference": reference.description,
                 "routines": routines,
-                "days": fields(stats.days),
+                "days": fields(stats.days, stats.dayStreaks),
                 "routineDays": ["completed": stats.completedRoutineDays, "eligible": stats.eligibleRoutineDays,
                                 "rate": stats.routineDayRate]]
     }

@@ -17,6 +17,7 @@ enum TodayCommands {
     }
 
     static func routines(_ c: Context) throws -> Int32 {
+        if c.invocation.flag("--deleted") { return try DeletedRoutinesCommand.run(c) }
         let store = try c.store()
         let child = try c.child()
         let sets = try store.sets(childId: child.id)

@@ -10,6 +10,8 @@ public struct OptionSpec: Sendable, Equatable {
     public let repeatable: Bool
     /// What the value names, so paths are checked before the command runs.
     public var kind: ValueKind = .text
+    /// Values beyond a closed set of choices: numbers in a range, times, dates (checked by the parser).
+    public var allowed: AllowedValues? = nil
 
     /// What an option's value is.
     public enum ValueKind: Sendable, Equatable {
@@ -27,8 +29,9 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     public static func value(_ name: String, _ valueName: String, help: String, choices: [String]? = nil,
-                             repeatable: Bool = false, kind: ValueKind = .text) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, choices: choices, helpKey: help, repeatable: repeatable, kind: kind)
+                             repeatable: Bool = false, kind: ValueKind = .text, allowed: AllowedValues? = nil) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, choices: choices, helpKey: help, repeatable: repeatable, kind: kind,
+                   allowed: allowed)
     }
 }
 
@@ -39,12 +42,19 @@ public struct PositionalSpec: Sendable, Equatable {
     public let optional: Bool
     /// Takes every remaining argument (`steppie say TEXT...`).
     public let variadic: Bool
+    /// Allowed values, when the set is closed (`done`, `not-done`).
+    public let choices: [String]?
+    /// Values of a shape (a date, a time), checked by the parser.
+    public let allowed: AllowedValues?
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false,
+                choices: [String]? = nil, allowed: AllowedValues? = nil) {
         self.name = name
         self.helpKey = help
         self.optional = optional
         self.variadic = variadic
+        self.choices = choices
+        self.allowed = allowed
     }
 }
 
@@ -56,14 +66,18 @@ public struct CommandSpec: Sendable {
     public let options: [OptionSpec]
     public let positionals: [PositionalSpec]
     public let subcommands: [CommandSpec]
+    /// A group that also runs on its own with its options (`steppie history --date D` beside
+    /// `steppie history set …`); a plain group needs a subcommand.
+    public let runsWithoutSubcommand: Bool
 
     public init(_ name: String, abstract: String, options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
-                subcommands: [CommandSpec] = []) {
+                subcommands: [CommandSpec] = [], runsWithoutSubcommand: Bool = false) {
         self.name = name
         self.abstractKey = abstract
         self.options = options
         self.positionals = positionals
         self.subcommands = subcommands
+        self.runsWithoutSubcommand = runsWithoutSubcommand
     }
 
     public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }

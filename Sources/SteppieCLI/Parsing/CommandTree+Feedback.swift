@@ -6,8 +6,8 @@ extension CommandTree {
 
     static let feedbackArea: [CommandSpec] = [
         CommandSpec("say", abstract: "cli.say.abstract", options: [
-            .value("--rate", "R", help: "cli.option.rate"),
-            .value("--volume", "V", help: "cli.option.volume"),
+            .value("--rate", "R", help: "cli.option.rate", allowed: .ttsRate),
+            .value("--volume", "V", help: "cli.option.volume", allowed: .unitVolume),
             .value("--out", "FILE.wav", help: "cli.option.outWav", kind: .outputFile),
             output, wavFile, noService,
             .flag("--print-spoken", help: "cli.option.printSpoken"),

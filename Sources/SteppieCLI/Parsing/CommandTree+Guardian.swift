@@ -1,3 +1,5 @@
+import SteppieCore
+
 // The guardian's part of the command tree: children and their feedback, PIN, routine editing,
 // history and statistics (issue 5).
 extension CommandTree {
@@ -22,7 +24,10 @@ extension CommandTree {
                                       PositionalSpec("NEW", help: "cli.argument.newChildName")]),
             CommandSpec("archive", abstract: "cli.children.archive.abstract",
                         positionals: [PositionalSpec("NAME", help: "cli.argument.childSelector")]),
-            CommandSpec("list", abstract: "cli.children.list.abstract", options: [json]),
+            CommandSpec("list", abstract: "cli.children.list.abstract",
+                        options: [json, .flag("--archived", help: "cli.option.archived")]),
+            CommandSpec("unarchive", abstract: "cli.children.unarchive.abstract",
+                        positionals: [PositionalSpec("NAME", help: "cli.argument.archivedChild")]),
         ]),
         CommandSpec("profile", abstract: "cli.profile.abstract", subcommands: [
             CommandSpec("show", abstract: "cli.profile.show.abstract", options: [child, json]),
@@ -32,14 +37,14 @@ extension CommandTree {
                 .value("--sound", "ON|OFF", help: "cli.option.sound", choices: onOff),
                 .value("--speech", "ON|OFF", help: "cli.option.speech", choices: onOff),
                 .value("--haptic", "ON|OFF", help: "cli.option.haptic", choices: onOff),
-                .value("--tts-rate", "RATE", help: "cli.option.ttsRate"),
-                .value("--tts-volume", "VOLUME", help: "cli.option.ttsVolume"),
-                .value("--volume-cap", "VOLUME", help: "cli.option.volumeCap"),
-                .value("--pitch", "PITCH", help: "cli.option.pitch"),
+                .value("--tts-rate", "RATE", help: "cli.option.ttsRate", allowed: .ttsRate),
+                .value("--tts-volume", "VOLUME", help: "cli.option.ttsVolume", allowed: .unitVolume),
+                .value("--volume-cap", "VOLUME", help: "cli.option.volumeCap", allowed: .volumeCap),
+                .value("--pitch", "PITCH", help: "cli.option.pitch", allowed: .pitch),
                 .value("--voice", "VARIANT", help: "cli.option.voice"),
-                .value("--undo", "SECONDS", help: "cli.option.undo"),
-                .value("--lead-times", "MINUTES", help: "cli.option.leadTimes"),
-                .value("--quiet-hours", "HH:mm-HH:mm", help: "cli.option.quietHours"),
+                .value("--undo", "SECONDS", help: "cli.option.undo", allowed: .undoSeconds),
+                .value("--lead-times", "MINUTES", help: "cli.option.leadTimes", allowed: .leadTimes),
+                .value("--quiet-hours", "HH:mm-HH:mm", help: "cli.option.quietHours", allowed: .quietHours),
                 .value("--child-locale", "LOCALE", help: "cli.option.childLocale", choices: ["ko", "en", "system"]),
             ]),
         ]),
@@ -51,22 +56,28 @@ extension CommandTree {
                 .value("--name-ko", "NAME", help: "cli.option.nameKo"),
                 .value("--name-en", "NAME", help: "cli.option.nameEn"),
                 .flag("--activate", help: "cli.option.activate"),
-                .value("--start", "HH:mm", help: "cli.option.setStart"),
+                .value("--start", "HH:mm", help: "cli.option.setStart", allowed: .time),
             ]),
             CommandSpec("start-time", abstract: "cli.set.startTime.abstract",
                         positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId"),
-                                      PositionalSpec("TIME", help: "cli.argument.startTime")]),
+                                      PositionalSpec("TIME", help: "cli.argument.startTime", allowed: .timeOrNone)]),
             CommandSpec("activate", abstract: "cli.set.activate.abstract",
+                        positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+            CommandSpec("rename", abstract: "cli.set.rename.abstract", options: [
+                .value("--name-ko", "NAME", help: "cli.option.nameKo"),
+                .value("--name-en", "NAME", help: "cli.option.nameEn"),
+            ], positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+            CommandSpec("delete", abstract: "cli.set.delete.abstract",
                         positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
         ]),
         CommandSpec("routine", abstract: "cli.routine.abstract", subcommands: [
             CommandSpec("add", abstract: "cli.routine.add.abstract", options: [
                 child,
                 .value("--set", "SET-ID", help: "cli.option.set"),
-            ] + routineFields + [.value("--position", "N", help: "cli.option.position")]),
+            ] + routineFields + [.value("--position", "N", help: "cli.option.position", allowed: .position)]),
             CommandSpec("edit", abstract: "cli.routine.edit.abstract", options: routineFields, positionals: [routineId]),
             CommandSpec("move", abstract: "cli.routine.move.abstract",
-                        options: [.value("--to", "N", help: "cli.option.to")], positionals: [routineId]),
+                        options: [.value("--to", "N", help: "cli.option.to", allowed: .position)], positionals: [routineId]),
             CommandSpec("activate", abstract: "cli.routine.activate.abstract", positionals: [routineId]),
             CommandSpec("deactivate", abstract: "cli.routine.deactivate.abstract", positionals: [routineId]),
             CommandSpec("delete", abstract: "cli.routine.delete.abstract", positionals: [routineId]),
@@ -77,10 +88,17 @@ extension CommandTree {
         ]),
         CommandSpec("history", abstract: "cli.history.abstract", options: [
             child,
-            .value("--date", "YYYY-MM-DD", help: "cli.option.date"),
-            .value("--month", "YYYY-MM", help: "cli.option.month"),
+            .value("--date", "YYYY-MM-DD", help: "cli.option.date", allowed: .date),
+            .value("--month", "YYYY-MM", help: "cli.option.month", allowed: .month),
+            .value("--routine", "ROUTINE-ID", help: "cli.option.routine"),
             json,
-        ]),
+        ], subcommands: [
+            CommandSpec("set", abstract: "cli.history.set.abstract", options: [child, json], positionals: [
+                PositionalSpec("DATE", help: "cli.argument.entryDate", allowed: .date),
+                PositionalSpec("ROUTINE-ID", help: "cli.argument.entryRoutineId"),
+                PositionalSpec("STATE", help: "cli.argument.entryState", choices: ["done", "not-done"]),
+            ]),
+        ], runsWithoutSubcommand: true),
         CommandSpec("stats", abstract: "cli.stats.abstract", options: [child, json]),
     ]
 
@@ -88,8 +106,8 @@ extension CommandTree {
         .value("--title-ko", "TEXT", help: "cli.option.titleKo"),
         .value("--title-en", "TEXT", help: "cli.option.titleEn"),
         .value("--icon", "NAME", help: "cli.option.icon"),
-        .value("--color", "COLOR", help: "cli.option.color"),
-        .value("--time", "HH:mm", help: "cli.option.time"),
+        .value("--color", "COLOR", help: "cli.option.color", choices: CardColor.allCases.map(\.rawValue)),
+        .value("--time", "HH:mm", help: "cli.option.time", allowed: .timeOrNone),
     ]
 }
 
@@ -106,12 +124,15 @@ extension Steppie {
         "children rename": GuardianAccess.changing(ChildrenCommands.rename),
         "children archive": GuardianAccess.changing(ChildrenCommands.archive),
         "children list": GuardianAccess.looking(ChildrenCommands.list),
+        "children unarchive": GuardianAccess.changing(ArchivedChildrenCommands.unarchive),
         "profile show": GuardianAccess.looking(ProfileCommands.show),
         "profile set": GuardianAccess.changing(ProfileCommands.set),
         "sets": GuardianAccess.looking(SetCommands.list),
         "set create": GuardianAccess.changing(SetCommands.create),
         "set activate": GuardianAccess.changing(SetCommands.activate),
         "set start-time": GuardianAccess.changing(SetCommands.startTime),
+        "set rename": GuardianAccess.changing(SetEditCommands.rename),
+        "set delete": GuardianAccess.changing(SetEditCommands.delete),
         "routine add": GuardianAccess.changing(RoutineEditCommands.add),
         "routine edit": GuardianAccess.changing(RoutineEditCommands.edit),
         "routine move": GuardianAccess.changing(RoutineEditCommands.move),
@@ -121,6 +142,7 @@ extension Steppie {
         "routine restore": GuardianAccess.changing(RoutineEditCommands.restore),
         "routine record": GuardianAccess.changing(RecordingCommands.record),
         "history": GuardianAccess.looking(HistoryCommand.run),
+        "history set": GuardianAccess.changing(HistoryCorrectionCommand.run),
         "stats": GuardianAccess.looking(StatsCommand.run),
     ]
 }

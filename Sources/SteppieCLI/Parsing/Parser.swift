@@ -53,7 +53,7 @@ public struct Parser: Sendable {
             i += 1
         }
         if inv.wantsHelp { return inv }
-        if !node.subcommands.isEmpty {
+        if !node.subcommands.isEmpty && !node.runsWithoutSubcommand {
             if inv.path.isEmpty && rest.isEmpty { inv.wantsHelp = true; return inv }
             throw .missingCommand(path: inv.path)
         }
@@ -81,6 +81,7 @@ public struct Parser: Sendable {
                 if !all.isEmpty { inv.positionals[spec.name] = all }
                 k = positionals.count
             } else if k < positionals.count {
+                try check(positionals[k], name: spec.name, choices: spec.choices, allowed: spec.allowed)
                 inv.positionals[spec.name] = [positionals[k]]
                 k += 1
             } else if !spec.optional {
@@ -101,14 +102,18 @@ public struct Parser: Sendable {
         guard i + 1 < tokens.count else { throw .missingValue(option: name) }
         let value = tokens[i + 1]
         if value.hasPrefix("--") && value.count > 2 { throw .missingValue(option: name) }
-        if let choices = spec.choices, !choices.contains(value) {
-            throw .invalidChoice(option: name, value: value, choices: choices)
-        }
+        try check(value, name: name, choices: spec.choices, allowed: spec.allowed)
         if !spec.repeatable, let old = inv.options[name], !old.isEmpty, old.last != value {
             throw .repeatedOption(name)
         }
         inv.options[name, default: []].append(value)
         i += 2
+    }
+
+    /// Checks one value against what the tree declares for it, naming the option or argument.
+    private func check(_ value: String, name: String, choices: [String]?, allowed: AllowedValues?) throws(UsageError) {
+        if let choices, !choices.contains(value) { throw .invalidChoice(option: name, value: value, choices: choices) }
+        if let allowed, !allowed.admits(value) { throw .notAllowed(option: name, value: value, allowed: allowed) }
     }
 
     static func looksNumeric(_ t: String) -> Bool {

@@ -7,6 +7,8 @@ public enum UsageError: Error, Equatable, Sendable {
     case unknownOption(String, path: [String])
     case missingValue(option: String)
     case invalidChoice(option: String, value: String, choices: [String])
+    /// A value outside what the command tree declares for the option or argument (`--undo 7`).
+    case notAllowed(option: String, value: String, allowed: AllowedValues)
     case repeatedOption(String)
     case unexpectedArgument(String)
     case missingArgument(String)

@@ -21,6 +21,7 @@ enum ErrorText {
         case .repeatedOption(let o): line = t("cli.error.repeatedOption", ["option": Validator.printable(o)])
         case .unexpectedArgument(let a): line = t("cli.error.unexpectedArgument", ["argument": Validator.printable(a)])
         case .missingArgument(let a): line = t("cli.error.missingArgument", ["argument": a])
+        case .notAllowed(let o, let v, let a): line = t("cli.error.notAllowed", ["option": o, "value": Validator.printable(v), "allowed": allowed(a, t)])
         case .invalidValue(let o, let v, let x): line = t("cli.error.invalidValue", ["option": o, "value": Validator.printable(v), "expected": x])
         case .conflictingOptions(let a, let b): line = t("cli.error.conflictingOptions", ["first": a, "second": b])
         case .unusablePath(let o, let refusal): line = o + ": " + file(refusal, t)
@@ -38,6 +39,7 @@ enum ErrorText {
         switch error {
         case let v as ContractViolation: line = violation(v, t)
         case let s as StoreError: line = store(s, t)
+        case let e as GuardianEditError: line = guardianEdit(e, t)
         case let g as GuardianError: line = guardian(g, t)
         case let b as BackupError: line = backup(b, t)
         case let r as RecordingError: line = recording(r, t)

@@ -1,7 +1,8 @@
 import SteppieCore
 
-/// Applies `steppie profile set` options to a feedback profile. Unparsable numbers are usage errors
-/// (exit 64); values outside the contract are `ContractViolation`s naming the allowed range (exit 1).
+/// Applies `steppie profile set` options to a feedback profile. The parser has already refused
+/// values outside the ranges the command tree declares (exit 64, `AllowedValues`); what is left
+/// to the contract (a voice name, the whole profile) throws `ContractViolation` (exit 1).
 struct ProfileOptions {
     let invocation: Invocation
 

@@ -21,19 +21,29 @@ public struct ChildStatistics: Hashable, Sendable {
     public let routineDayRate: Double
     /// Per-routine statistics of every routine given, counted or not, by routine id.
     public let perRoutine: [TrackedRoutine.ID: RoutineStatistics]
+    /// The dates of each routine's current and longest streak, by routine id.
+    public let perRoutineStreaks: [TrackedRoutine.ID: StreakSpans]
+    /// The dates of the child-day streaks counted in `days`.
+    public let dayStreaks: StreakSpans
 
     /// Computes the aggregate of `routines` on `reference`.
     public init(routines: [TrackedRoutine], reference: LocalDay) {
         var perRoutine: [TrackedRoutine.ID: RoutineStatistics] = [:]
+        var perRoutineStreaks: [TrackedRoutine.ID: StreakSpans] = [:]
         for routine in routines {
-            perRoutine[routine.id] = StatisticsCalculator.statistics(for: routine, reference: reference)
+            let outcomes = StatisticsCalculator.outcomes(for: routine, reference: reference)
+            perRoutine[routine.id] = StatisticsCalculator.statistics(of: outcomes)
+            perRoutineStreaks[routine.id] = StreakSpans(outcomes, firstDay: routine.start)
         }
         self.perRoutine = perRoutine
+        self.perRoutineStreaks = perRoutineStreaks
         let counted = routines.filter(\.countsForChild)
         completedRoutineDays = counted.reduce(0) { $0 + (perRoutine[$1.id]?.completedDays ?? 0) }
         eligibleRoutineDays = counted.reduce(0) { $0 + (perRoutine[$1.id]?.eligibleDays ?? 0) }
         routineDayRate = eligibleRoutineDays > 0 ? Double(completedRoutineDays) / Double(eligibleRoutineDays) : 0
-        days = ChildStatistics.dayStatistics(counted, reference: reference)
+        let (first, outcomes) = ChildStatistics.dayOutcomes(counted, reference: reference)
+        days = outcomes.isEmpty ? .empty : StatisticsCalculator.statistics(of: outcomes)
+        dayStreaks = first.map { StreakSpans(outcomes, firstDay: $0) } ?? .none
     }
 
     /// The child day outcome of `day`: `.untracked` when no counted routine is tracked then.
@@ -45,13 +55,15 @@ public struct ChildStatistics: Hashable, Sendable {
         return day == reference ? .pending : .missed
     }
 
-    private static func dayStatistics(_ counted: [TrackedRoutine], reference: LocalDay) -> RoutineStatistics {
-        guard let start = counted.map(\.start).min() else { return .empty }
+    /// The child-day outcomes from the earliest start to the latest final day, with the first day.
+    private static func dayOutcomes(_ counted: [TrackedRoutine], reference: LocalDay)
+        -> (first: LocalDay?, outcomes: [StatisticsCalculator.DayOutcome]) {
+        guard let start = counted.map(\.start).min() else { return (nil, []) }
         let finalDay = counted.map { $0.finalDay(reference: reference) }.max() ?? reference
-        guard start <= finalDay else { return .empty }
+        guard start <= finalDay else { return (nil, []) }
         let outcomes = (start.dayNumber...finalDay.dayNumber).map {
             outcome(of: counted, on: LocalDay(dayNumber: $0), reference: reference)
         }
-        return StatisticsCalculator.statistics(of: outcomes)
+        return (start, outcomes)
     }
 }

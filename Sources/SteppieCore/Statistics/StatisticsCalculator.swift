@@ -11,19 +11,36 @@ public enum StatisticsCalculator {
     /// Statistics of one tracking period on `reference`.
     public static func statistics(start: LocalDay, end: LocalDay?, completions: some Sequence<LocalDay>,
                                   reference: LocalDay) -> RoutineStatistics {
-        let finalDay = end.map { min($0, reference) } ?? reference
-        guard start <= finalDay else { return .empty }
-        let done = Set(completions.lazy.filter { $0 >= start && $0 <= finalDay }.map(\.dayNumber))
-        let outcomes = (start.dayNumber...finalDay.dayNumber).map { number -> DayOutcome in
-            if done.contains(number) { return .completed }
-            return number == reference.dayNumber ? .pending : .missed
-        }
-        return statistics(of: outcomes)
+        statistics(of: outcomes(start: start, end: end, completions: completions, absences: [], reference: reference))
     }
 
-    /// Statistics of one tracked routine on `reference`.
+    /// Statistics of one tracked routine on `reference` (days of an absence without a completion
+    /// are untracked: neither eligible nor breaking a streak).
     public static func statistics(for routine: TrackedRoutine, reference: LocalDay) -> RoutineStatistics {
-        statistics(start: routine.start, end: routine.end, completions: routine.completionDays, reference: reference)
+        statistics(of: outcomes(for: routine, reference: reference))
+    }
+
+    /// The dates of a tracked routine's current and longest streaks on `reference`.
+    public static func streakSpans(for routine: TrackedRoutine, reference: LocalDay) -> StreakSpans {
+        StreakSpans(outcomes(for: routine, reference: reference), firstDay: routine.start)
+    }
+
+    /// One outcome per day from the routine's start to its final day (empty when the start is later).
+    public static func outcomes(for routine: TrackedRoutine, reference: LocalDay) -> [DayOutcome] {
+        outcomes(start: routine.start, end: routine.end, completions: routine.completionDays, absences: routine.absences,
+                 reference: reference)
+    }
+
+    static func outcomes(start: LocalDay, end: LocalDay?, completions: some Sequence<LocalDay>,
+                         absences: [ClosedRange<LocalDay>], reference: LocalDay) -> [DayOutcome] {
+        let finalDay = end.map { min($0, reference) } ?? reference
+        guard start <= finalDay else { return [] }
+        let done = Set(completions.lazy.filter { $0 >= start && $0 <= finalDay }.map(\.dayNumber))
+        return (start.dayNumber...finalDay.dayNumber).map { number -> DayOutcome in
+            if done.contains(number) { return .completed }
+            if absences.contains(where: { $0.contains(LocalDay(dayNumber: number)) }) { return .untracked }
+            return number == reference.dayNumber ? .pending : .missed
+        }
     }
 
     /// StackDay's entry state of `day`: completed if a completion exists, pending if it is the reference

@@ -48,11 +48,14 @@ extension Store {
     }
 
     /// Undoes a soft delete; the routine goes back to its old place, or to the end when another
-    /// visible routine has taken that place meanwhile.
+    /// visible routine has taken that place meanwhile. The time it was deleted is recorded
+    /// (`routine_absences`), so the whole days in between do not count as missed.
     @discardableResult
     public func restoreRoutine(id: UUID, at now: Date) throws -> Routine {
         try write {
             var r = try routine(id: id)
+            // The days it was away are not missed days (docs/guardian.md).
+            if let deletedAt = r.deletedAt { try recordAbsence(routineId: id, deletedAt: deletedAt, restoredAt: now) }
             r.deletedAt = nil
             r.order = try freeOrder(for: r)
             try updateRoutine(r, at: now)

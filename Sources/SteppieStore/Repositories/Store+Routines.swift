@@ -23,6 +23,11 @@ extension Store {
             _ = try child(id: childId)
             let hasActive = try db.queryFirst("SELECT 1 FROM routine_sets WHERE child_id = ? AND is_active = 1",
                                               [.text(childId.lowercased)]) { _ in true } ?? false
+            // A new set without routines cannot be activated on purpose; a child's first set
+            // still becomes the active one (one active set per child once it has sets).
+            if activate, hasActive, (template?.items ?? []).isEmpty {
+                throw GuardianEditError.emptySetCannotBeActivated(setId: nil, name: setName)
+            }
             let makeActive = activate || !hasActive
             if makeActive {
                 try db.run("UPDATE routine_sets SET is_active = 0, updated_at = ? WHERE child_id = ? AND is_active = 1",
@@ -63,11 +68,16 @@ extension Store {
         }
     }
 
-    /// Makes `setId` its child's one active set.
+    /// Makes `setId` its child's one active set. Throws `GuardianEditError.emptySetCannotBeActivated`
+    /// for a set without a visible routine (the child would see nothing to do).
     public func activateSet(_ setId: UUID, at now: Date) throws {
         try write {
             let target = try set(id: setId)
             guard target.deletedAt == nil else { throw StoreError.setNotFound(setId.lowercased) }
+            let usable = try target.isActive || hasVisibleRoutines(setId: setId)
+            guard usable else {
+                throw GuardianEditError.emptySetCannotBeActivated(setId: setId, name: target.name)
+            }
             try db.run("UPDATE routine_sets SET is_active = 0, updated_at = ? WHERE child_id = ? AND is_active = 1 AND id <> ?",
                        [stamp(now), .text(target.childId.lowercased), .text(setId.lowercased)])
             try db.run("UPDATE routine_sets SET is_active = 1, updated_at = ? WHERE id = ?", [stamp(now), .text(setId.lowercased)])
@@ -76,17 +86,18 @@ extension Store {
 
     // MARK: Routines
 
-    /// Adds a routine at the end of its set (or at `order` when that place is free).
+    /// Adds a routine at the end of its set (or at `order` when that place is free). Without a
+    /// color it gets the contract's default card color, `color.card.sky`.
     @discardableResult
     public func addRoutine(setId: UUID, title: LocalizedText, icon: IconRef = .fallback, colorToken: String? = nil,
                            order: Int? = nil, scheduledTime: LocalTime? = nil, titleKey: String? = nil, at now: Date) throws -> Routine {
         try write {
             let set = try set(id: setId)
             guard set.deletedAt == nil else { throw StoreError.setNotFound(setId.lowercased) }
-            let next = try db.queryFirst("SELECT COALESCE(MAX(sort_order) + 1, 0), COUNT(*) FROM routines WHERE routine_set_id = ? AND is_active = 1 AND deleted_at IS NULL",
-                                         [.text(setId.lowercased)]) { ($0.int(0), $0.int(1)) } ?? (0, 0)
+            let next = try db.queryFirst("SELECT COALESCE(MAX(sort_order) + 1, 0) FROM routines WHERE routine_set_id = ? AND is_active = 1 AND deleted_at IS NULL",
+                                         [.text(setId.lowercased)]) { $0.int(0) } ?? 0
             let routine = Routine(id: ids.next(), routineSetId: setId, titleKey: titleKey, title: title, icon: icon,
-                                  colorToken: colorToken ?? CardColor.cycling(next.1).token, order: order ?? next.0,
+                                  colorToken: colorToken ?? CardColor.sky.token, order: order ?? next,
                                   scheduledTime: scheduledTime, createdAt: now)
             try validate { try Validator.routines(ofSet: try routines(setId: setId) + [routine]) }
             try insert(routine)
@@ -160,14 +171,18 @@ extension Store {
     }
 
     func decodeSet(_ r: Row) throws -> RoutineSet {
-        let id = r.text(0)
-        guard let uuid = UUID(uuidString: id), let child = UUID(uuidString: r.text(1)) else {
+        try decodeSet(r, offset: 0)
+    }
+
+    func decodeSet(_ r: Row, offset o: Int32) throws -> RoutineSet {
+        let id = r.text(o)
+        guard let uuid = UUID(uuidString: id), let child = UUID(uuidString: r.text(o + 1)) else {
             throw StoreError.corruptRow(table: "routine_sets", id: id, reason: "bad id")
         }
-        return RoutineSet(id: uuid, childId: child, name: try JSONColumn.decode(LocalizedText.self, r.text(2), table: "routine_sets", id: id),
-                          isActive: r.bool(3), startTime: r.optionalText(4).flatMap(LocalTime.init),
-                          createdAt: Timestamp.parse(r.text(5)) ?? .distantPast, updatedAt: Timestamp.parse(r.text(6)),
-                          deletedAt: r.optionalText(7).flatMap(Timestamp.parse))
+        return RoutineSet(id: uuid, childId: child, name: try JSONColumn.decode(LocalizedText.self, r.text(o + 2), table: "routine_sets", id: id),
+                          isActive: r.bool(o + 3), startTime: r.optionalText(o + 4).flatMap(LocalTime.init),
+                          createdAt: Timestamp.parse(r.text(o + 5)) ?? .distantPast, updatedAt: Timestamp.parse(r.text(o + 6)),
+                          deletedAt: r.optionalText(o + 7).flatMap(Timestamp.parse))
     }
 
     func decodeRoutine(_ r: Row) throws -> Routine {

@@ -51,7 +51,8 @@ extension Store {
 
     /// Makes the set the schedule names for `now` the child's one active set, in one transaction;
     /// returns true when the active set changed. Nothing changes (false) when the child has no
-    /// schedule, is archived, or the scheduled set is already active or no longer usable.
+    /// schedule, is archived, or the scheduled set is already active or no longer usable (deleted, or
+    /// without a visible routine).
     @discardableResult
     public func applySchedule(childId: UUID, at now: Date) throws -> Bool {
         try write {
@@ -59,7 +60,8 @@ extension Store {
             guard child.archivedAt == nil,
                   let target = try loadSchedule(childId: childId).activeSet(at: now, in: timeZone) else { return false }
             let set = try db.queryFirst("SELECT \(Store.setColumns) FROM routine_sets WHERE id = ?", [.text(target.lowercased)], decodeSet)
-            guard let set, set.childId == childId, set.deletedAt == nil, !set.isActive else { return false }
+            guard let set, set.childId == childId, set.deletedAt == nil, !set.isActive,
+                  try hasVisibleRoutines(setId: set.id) else { return false }
             try activateSet(target, at: now)
             return true
         }

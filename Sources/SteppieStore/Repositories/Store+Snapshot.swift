@@ -26,7 +26,8 @@ extension Store {
     /// `replaceDeviceSettings(_:)`. Recordings (not part of snapshots) stay attached to the
     /// routines that are still there after the replacement; the others' rows are dropped. Weekly
     /// schedules (not part of snapshots either) keep the slots whose child and visible set are still
-    /// there.
+    /// there. Guardian corrections and routine absences (not in snapshots) stay for the routines
+    /// that are there again.
     public func replaceAll(with snapshot: Snapshot) throws {
         try validateGroups(snapshot)
         let stamps = StampFormatter(timeZone: timeZone)
@@ -37,6 +38,7 @@ extension Store {
             let schedules = try db.query("SELECT child_id, weekday, start_time, routine_set_id, created_at, updated_at FROM set_schedules ORDER BY rowid") {
                 row in (0..<6).map { row.value(Int32($0)) }
             }
+            let guardianRecords = try takeGuardianRecords()
             // History rows first: a trigger forbids removing routines that logs point at; recordings
             // point at routines too, schedules at children and sets.
             try db.execute("""
@@ -79,6 +81,7 @@ extension Store {
             }
             let restored = Set(snapshot.routines.map(\.id))
             for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
+            try putBack(guardianRecords, routines: restored)
             // Schedules are not in snapshots (docs/backup.md): a slot stays when its child is still
             // there and its set is still that child's and not deleted.
             let usable = Set(snapshot.routineSets.filter { $0.deletedAt == nil }.map { "\($0.childId.lowercased) \($0.id.lowercased)" })

@@ -9,7 +9,8 @@ extension Store {
     /// Tracking starts on the local day of the routine's `createdAt` and ends on the local day of the
     /// earlier of its own and its set's `deletedAt`, both read in the store's time zone. Completion
     /// days are the logs' stored local `date`s (never derived from timestamps). A routine counts for
-    /// the child aggregate when it is in the active set and not deactivated.
+    /// the child aggregate when it is in the active set and not deactivated. The whole days between a
+    /// soft delete and its restore are absences (`TrackedRoutine.absences`): not counted as missed.
     public func routineHistories(childId: UUID, completionsFrom from: LocalDay? = nil,
                                  through: LocalDay? = nil) throws -> [RoutineHistory] {
         try read {
@@ -31,13 +32,14 @@ extension Store {
                 guard let day else { throw StoreError.corruptRow(table: "daily_logs", id: routineId, reason: "bad date") }
                 days[routineId, default: []].append(day)
             }
+            let absences = try absences(childId: childId)
             return rows.map { row in
                 let ends = [row.routine.deletedAt, row.setDeletedAt].compactMap { $0 }
                 let tracked = TrackedRoutine(
                     id: row.routine.id, start: LocalDay(row.routine.createdAt, in: timeZone),
                     end: ends.min().map { LocalDay($0, in: timeZone) },
                     completionDays: days[row.routine.id.lowercased] ?? [],
-                    countsForChild: row.setActive && row.routine.isActive)
+                    countsForChild: row.setActive && row.routine.isActive, absences: absences[row.routine.id] ?? [])
                 return RoutineHistory(routine: row.routine, inActiveSet: row.setActive, tracked: tracked)
             }
         }

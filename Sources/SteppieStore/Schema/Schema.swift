@@ -6,6 +6,7 @@ public enum Schema {
         Migration(id: "v2-routine-recordings", sql: v2RoutineRecordings),
         Migration(id: "v3-guardian-boot-clock", sql: v3GuardianBootClock),
         Migration(id: "v4-set-schedules", sql: v4SetSchedules),
+        Migration(id: "v5-corrections-absences", sql: v5CorrectionsAbsences),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.
