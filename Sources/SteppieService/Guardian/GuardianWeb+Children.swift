@@ -99,7 +99,7 @@ extension GuardianWeb {
 
     func archiveChild(_ r: inout Request, _ child: Child, archive: Bool) -> WebResponse {
         do {
-            if archive { try r.store.archiveChild(id: child.id, at: r.now) } else { try r.store.unarchiveChild(id: child.id, at: r.now) }
+            if archive { try r.store.archiveChild(id: child.id, at: r.now) } else { _ = try r.store.unarchiveChild(id: child.id, at: r.now) }
             r.nextNotice = r.t("web.saved")
             return .seeOther("/guardian/")
         } catch {

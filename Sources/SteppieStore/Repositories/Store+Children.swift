@@ -68,16 +68,6 @@ extension Store {
         }
     }
 
-    /// Brings an archived child back into lists and child mode (their name must be free again).
-    public func unarchiveChild(id: UUID, at now: Date) throws {
-        try write {
-            let child = try self.child(id: id)
-            guard child.archivedAt != nil else { return }
-            if try activeChild(sameNameAs: child.displayName, except: id) != nil { throw StoreError.childNameTaken(child.displayName) }
-            try db.run("UPDATE children SET archived_at = NULL, updated_at = ? WHERE id = ?", [stamp(now), .text(id.lowercased)])
-        }
-    }
-
     /// Children by creation time; archived ones only when asked.
     public func children(includeArchived: Bool = false) throws -> [Child] {
         try read {
