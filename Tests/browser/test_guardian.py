@@ -292,6 +292,22 @@ def test_axe_finds_no_serious_violation_on_any_guardian_page(make_steppie, brows
     d.get(f"{s.base}/guardian/routine/{routine}")
     wait_screen(d, "routine")
     check("routine")
+    shot(d, f"routine-{locale}")
+    d.get(f"{s.base}/guardian/child/{child_id(s)}/history?date={time.strftime('%Y-%m-%d')}&routine={routine}")
+    wait_screen(d, "history")
+    check("history-day")
+    shot(d, f"history-day-{locale}")
+    for page, screen in (("/guardian/backup", "backup"), ("/guardian/l10n?pseudo=on", "l10n")):
+        d.get(s.base + page)
+        wait_screen(d, screen)
+        check(screen)
+        shot(d, f"{screen}-{locale}")
+    # The kiosk's own screen size: the sign-in pad and the home page fit 800 x 480 without sideways scrolling.
+    fit_viewport(d, 800, 480)
+    d.get(f"{s.base}/guardian/")
+    wait_screen(d, "home")
+    assert d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), "sideways scrolling at 800 px"
+    shot(d, f"home-800-{locale}")
     assert not problems, "\n".join(problems)
 
 
@@ -306,3 +322,49 @@ def test_the_hidden_hold_on_the_kiosk_page_opens_the_pin_pad(make_steppie, brows
     ActionChains(d).move_to_element(name).click_and_hold().pause(3.3).release().perform()
     wait_screen(d, "sign-in", 5)
     assert d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
+
+
+def test_a_damaged_backup_upload_is_refused_and_changes_nothing(make_steppie, browsers):
+    s = guardian(make_steppie)
+    d = browsers()
+    sign_in(d, s)
+    # The download, as the page's button gets it (the session's cookie and CSRF token).
+    d.get(f"{s.base}/guardian/backup")
+    wait_screen(d, "backup")
+    token = d.find_element(By.CSS_SELECTOR, 'form[data-form="backup-create"] input[name="csrf"]').get_attribute("value")
+    req = urllib.request.Request(f"{s.base}/guardian/backup/create", data=urllib.parse.urlencode({"csrf": token}).encode(),
+                                 headers={"Origin": s.base, "Cookie": f"steppie_guardian={session_cookie(d)}",
+                                          "Content-Type": "application/x-www-form-urlencoded"}, method="POST")
+    with NO_REDIRECTS.open(req, timeout=30) as r:
+        assert r.status == 200 and r.headers["Content-Type"] == "application/zip"
+        data = bytearray(r.read())
+    good = os.path.join(s.dir, "good.zip")
+    with open(good, "wb") as f:
+        f.write(data)
+    verified = json.loads(s.cli("backup", "verify", good, "--json"))
+    assert verified["counts"]["routines"] == 6, verified
+    for i in range(len(data) // 3, len(data) // 3 + 64):
+        data[i] ^= 0x5A
+    damaged = os.path.join(s.dir, "damaged.zip")
+    with open(damaged, "wb") as f:
+        f.write(data)
+    before = s.dump()
+    d.get(f"{s.base}/guardian/backup")
+    wait_screen(d, "backup")
+    form = d.find_element(By.CSS_SELECTOR, 'form[data-form="backup-restore"]')
+    form.find_element(By.NAME, "archive").send_keys(damaged)
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    wait_js(d, "return !!document.querySelector('.error[data-error-field=\\'archive\\']')", "the refusal naming the file")
+    shot(d, "backup-refused-en")
+    assert s.dump() == before
+    # The good one shows what it would replace, and restoring it keeps the same data.
+    form = d.find_element(By.CSS_SELECTOR, 'form[data-form="backup-restore"]')
+    form.find_element(By.NAME, "archive").send_keys(good)
+    form.find_element(By.CSS_SELECTOR, 'button[type="submit"]').click()
+    wait_screen(d, "backup-confirm")
+    assert "Mina" in d.find_element(By.CSS_SELECTOR, '[data-list="replaced"]').text
+    shot(d, "backup-confirm-en")
+    assert s.dump() == before
+    tap(d, 'form[data-form="backup-confirm"] button')
+    wait_screen(d, "home")
+    assert s.query("SELECT display_name FROM children") == [("Mina",)]

@@ -30,8 +30,8 @@ extension GuardianWeb {
                 body += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.sets.deleteLabel", ["name": name])))\">\(esc(r.t("web.routines.delete")))</button></form>"
             }
             body += "<form method=\"post\" action=\"/guardian/set/\(sid)/rename\" class=\"inline\" data-form=\"rename-set\">\(r.csrf)"
-            body += "<label for=\"rename-\(sid)\" class=\"sr-only\">\(esc(r.t("web.sets.renameLabel", ["name": name])))</label>"
-            body += "<input id=\"rename-\(sid)\" name=\"name\" value=\"\(esc(name))\" maxlength=\"200\" required>"
+            body += "<input id=\"rename-\(sid)\" name=\"name\" value=\"\(esc(name))\" maxlength=\"200\" required"
+            body += " aria-label=\"\(esc(r.t("web.sets.renameLabel", ["name": name])))\">"
             body += "<button type=\"submit\" class=\"quiet\">\(esc(r.t("web.sets.rename")))</button></form>"
             body += "</li>"
         }
