@@ -71,6 +71,7 @@ def child_id(s):
 
 def shot(driver, name):
     os.makedirs(ARTIFACTS, exist_ok=True)
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(os.path.join(ARTIFACTS, f"guardian-{name}.png"))
 
 
