@@ -16,6 +16,8 @@ pc libsodium libsodium-dev
 pc libzip libzip-dev
 pc libsystemd libsystemd-dev
 pc libmicrohttpd libmicrohttpd-dev
+# HTTPS for the guardian pages on the home network (libmicrohttpd-dev on Debian is built with it).
+pc gnutls libgnutls28-dev
 cmd sqlite3 sqlite3
 cmd espeak-ng espeak-ng
 cmd pulseaudio pulseaudio
