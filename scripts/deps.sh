@@ -25,6 +25,8 @@ cmd pactl pulseaudio-utils
 cmd sox sox
 cmd tmux tmux
 cmd unzip unzip
+# Tests read the guardian pages' certificate back with another implementation (TLSIdentityTests).
+cmd openssl openssl
 cmd python3 python3
 # The kiosk: the systemd unit test verifies a unit that starts cage with Chromium.
 cmd cage cage

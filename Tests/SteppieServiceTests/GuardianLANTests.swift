@@ -23,9 +23,9 @@ import Testing
     }
 
     /// The last home-network address and fingerprint the log names.
-    static func lanLine(_ f: ServiceFixture) throws -> (port: UInt16, url: String, fingerprint: String) {
-        _ = waitUntil(timeout: 10) { f.logText.contains("https://") }
-        let line = try #require(f.logText.split(separator: "\n").last { $0.contains("https://") }.map(String.init))
+    static func lanLine(_ f: ServiceFixture, after offset: Int = 0) throws -> (port: UInt16, url: String, fingerprint: String) {
+        _ = waitUntil(timeout: 10) { f.logText.dropFirst(offset).contains("https://") }
+        let line = try #require(f.logText.dropFirst(offset).split(separator: "\n").last { $0.contains("https://") }.map(String.init))
         let url = try #require(line.firstMatch(of: /https:\/\/[0-9.]+:[0-9]+\/guardian\//).map { String($0.output) })
         let port = try #require(UInt16(url.split(separator: ":")[2].split(separator: "/")[0]))
         let fingerprint = try #require(line.firstMatch(of: /([0-9A-F]{2}:){31}[0-9A-F]{2}/).map { String($0.output.0) })
@@ -80,7 +80,7 @@ import Testing
         #expect(f.process?.exitStatus == 0)
         let before = f.logText
         try f.start(["--output", "null", "--http", "none", "--guardian-lan", "127.0.0.1:0"])
-        let again = try Self.lanLine(f)
+        let again = try Self.lanLine(f, after: before.count)
         #expect(again.fingerprint == shown)
         #expect(!f.logText.dropFirst(before.count).contains("made a new certificate"))
         let second = try #require(TLSProbe.get(again.port, "/guardian/"))

@@ -63,6 +63,7 @@ class Steppie:
         self.proc = None
         self.url = None
         self.log_path = os.path.join(self.dir, "serve.log")
+        self.serve_args = []  # more options for `steppie serve` (e.g. --guardian-lan)
         self.cli("init", "--child", "Mina")
         self.cli("profile", "set", "--child", "Mina", "--child-locale", locale,
                  "--undo", str(undo_seconds))
@@ -77,7 +78,7 @@ class Steppie:
         log = open(self.log_path, "a")
         self.proc = subprocess.Popen(
             [STEPPIE, "serve", "--output", "pulse", "--http", f"127.0.0.1:{self.port}",
-             "--locale", self.locale],
+             "--locale", self.locale, *self.serve_args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         end = time.monotonic() + deadline
