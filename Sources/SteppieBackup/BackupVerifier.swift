@@ -9,11 +9,17 @@ public struct BackupVerifier: Sendable {
 
     /// Every check of a restore (entries, sizes, manifest, checksum, JSON, entities and
     /// references); returns what the backup holds, or throws the first problem found.
-    public func verify(archive: URL, defaultChildName: String = "Child", at now: Date,
+    /// `naming` adds the backup's child and set names to the plan.
+    public func verify(archive: URL, defaultChildName: String = "Child", at now: Date, naming: Bool = false,
                        progress: ProgressHandler? = nil) throws -> RestorePlan {
         let loaded = try ArchiveLoader(limits: limits, defaultChildName: defaultChildName, now: now)
             .load(path: archive.path, progress: progress)
-        return Self.plan(loaded, path: archive.path, replacing: nil)
+        var plan = Self.plan(loaded, path: archive.path, replacing: nil)
+        if naming {
+            plan.childNames = loaded.contents.snapshot.children.map(\.displayName)
+            plan.setNames = loaded.contents.snapshot.routineSets.filter { $0.deletedAt == nil }.map(\.name)
+        }
+        return plan
     }
 
     static func plan(_ loaded: LoadedBackup, path: String, replacing: BackupCounts?) -> RestorePlan {

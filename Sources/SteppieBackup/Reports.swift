@@ -1,3 +1,5 @@
+import SteppieCore
+
 /// How many of each thing a backup holds.
 public struct BackupCounts: Sendable, Equatable, Codable {
     public var children: Int
@@ -36,6 +38,10 @@ public struct RestorePlan: Sendable, Equatable, Codable {
     public var needsNewPin: Bool
     /// What the restore would replace, counted in the current database (nil for `verify`).
     public var replacing: BackupCounts?
+    /// The backup's children and sets by name, when asked for (`verify(…, naming: true)`), so a
+    /// confirmation can name them.
+    public var childNames: [String]?
+    public var setNames: [LocalizedText]?
 }
 
 /// The result of a successful restore.

@@ -209,6 +209,14 @@ public final class ServiceHost {
             let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
             return result.status == 200 ? nil : result.body
         }
+        g.say = { [bridge] text, locale in
+            let result = bridge.run {
+                guard let host = box.host else { return (503, "stopping") }
+                let reply = host.say(ServiceRequest(op: "say", text: text, locale: locale))
+                return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
+            }
+            return result.status == 200 ? nil : result.body
+        }
         do { return try GuardianWeb(config: g) } catch { throw ServiceError.guardianPages(reason: String(describing: error)) }
     }
 

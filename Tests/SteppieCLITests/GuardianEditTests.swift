@@ -124,6 +124,6 @@ import SteppieStore
         #expect(empty.status == 1 && empty.err == "steppie: Weekend has no routines and cannot be the active set; add one first: steppie routine add --set SET-ID\n")
         #expect(h.run(["routine", "add", "--set", String(id), "--title-en", "Park"]).status == 0)
         #expect(h.run(["set", "activate", String(id)]).out == "Weekend is now the active set.\n")
-        #expect(h.run(["sets"]).out.contains("* Weekend  \(id)  (1 routines, active)"))
+        #expect(h.run(["sets"]).out.contains("* Weekend  \(id)  (1 routine, active)"))
     }
 }

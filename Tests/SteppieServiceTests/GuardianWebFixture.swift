@@ -47,7 +47,11 @@ final class GuardianWebFixture {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalogs = try CatalogSet.load(directory: root.appendingPathComponent("Localization"))
         return GuardianWeb.Config(databasePath: db, timeZone: zone, localizer: Localizer(catalogs: catalogs, systemLocale: "en"),
-                                  secureClock: secure, clock: wall, defaultLocale: "en", photosDirectory: photos) { child, event, intensity in
+                                  secureClock: secure, clock: wall, defaultLocale: "en", photosDirectory: photos,
+                                  say: { text, locale in
+                                      played.calls.withLock { $0.append("say \(locale) \(text)") }
+                                      return nil
+                                  }) { child, event, intensity in
             played.calls.withLock { $0.append("\(child.lowercased) \(event) \(intensity ?? "-")") }
             return nil
         }

@@ -168,10 +168,13 @@ import Testing
         #expect(Self.post(port, "/api/child/\(child)/done", body: "{\"version\":1}" + big, origin: "http://127.0.0.1:\(port)")?.status == 413)
         // Guardian functions and files outside Web/ are not there.
         for path in ["/api/guardian", "/api/child/\(child)/profile", "/static/../../steppie.db", "/static/%2e%2e%2fsteppie.db",
-                     "/icons/../kiosk.css", "/icons/not-an-icon.svg", "/guardian/", "/api/child/\(child)/backup"] {
+                     "/icons/../kiosk.css", "/icons/not-an-icon.svg", "/api/child/\(child)/backup"] {
             let r = Self.get(port, path)
             #expect(r?.status == 404, "\(path): \(String(describing: r?.status))")
         }
+        // The guardian pages are behind the PIN; with none set they say so and do nothing else.
+        #expect(Self.get(port, "/guardian/")?.status == 403)
+        #expect(Self.get(port, "/guardian/child/\(child)/feedback")?.status == 403)
         #expect(Self.request(port, "DELETE /api/child/\(child)/done HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")?.status == 405)
         #expect(try store.dump() == before)
         // The pages are loopback only.

@@ -57,6 +57,18 @@ extension GuardianWeb {
                                                                                   "value": Validator.printable(v.value), "allowed": v.allowed]))
             case StoreError.invalid(let v):
                 return pageError(v)
+            case StoreError.childNameTaken(let name):
+                return PageError(field: "child.name", message: t("web.error.nameTaken", ["name": name]))
+            case StoreError.routineNotFound, StoreError.setNotFound, StoreError.childNotFound:
+                return PageError(field: nil, message: t("web.error.gone"))
+            case let e as GuardianEditError:
+                switch e {
+                case .activeSetCannotBeDeleted: return PageError(field: nil, message: t("web.error.activeSet"))
+                case .emptySetCannotBeActivated: return PageError(field: nil, message: t("web.error.emptySet"))
+                case .dayInFuture: return PageError(field: "date", message: t("web.error.future"))
+                case .dayNotTracked: return PageError(field: "date", message: t("web.error.notTracked"))
+                default: return PageError(field: nil, message: t("web.error.gone"))
+                }
             case let e as FormError:
                 return PageError(field: e.field, message: t(e.key, ["field": fieldLabel(e.field)].merging(e.arguments) { a, _ in a }))
             default:

@@ -6,7 +6,7 @@ import SteppieStore
 /// one day's detail: what was done and what was not, by the statistics' own rules (the counts
 /// equal `steppie history --month --json`).
 extension GuardianWeb {
-    func historyPage(_ r: Request, _ child: Child) -> WebResponse {
+    func historyPage(_ r: Request, _ child: Child, status: Int = 200, error: PageError? = nil) -> WebResponse {
         let id = child.id.lowercased
         let today = r.today
         let month = r.web.query["month"].flatMap(YearMonth.init) ?? YearMonth(today)
@@ -25,7 +25,12 @@ extension GuardianWeb {
         if let raw = r.web.query["date"], let day = LocalDay(raw) {
             body += dayDetail(r, child: child, day: day, today: today)
         }
-        return r.page(screen: "history", titleKey: "web.history.title", titleArgs: ["name": child.displayName], body: body)
+        if let routine = r.web.query["routine"].flatMap(UUID.init(uuidString:)) {
+            body += routineMonth(r, child: child, routineId: routine, month: month, today: today)
+        }
+        body += statistics(r, child: child, today: today, month: month)
+        return r.page(screen: "history", titleKey: "web.history.title", titleArgs: ["name": child.displayName], status: status,
+                      error: error, body: body)
     }
 
     func monthName(_ r: Request, _ month: YearMonth) -> String {
@@ -68,19 +73,96 @@ extension GuardianWeb {
         return h + "</tbody></table>"
     }
 
-    /// The routines tracked on `day`: done first, then not done.
+    /// The routines of `day`: done first, then not done, each with a correction button (a
+    /// guardian marks it done or not done; the change is kept with when it was made).
     private func dayDetail(_ r: Request, child: Child, day: LocalDay, today: LocalDay) -> String {
-        let histories = (try? r.store.routineHistories(childId: child.id, completionsFrom: day, through: day)) ?? []
-        let tracked = histories.filter { $0.tracked.countsForChild && $0.tracked.isTracked(on: day, reference: today) }
-        let done = tracked.filter { $0.tracked.completionDays.contains(day) }
-        let notDone = tracked.filter { !$0.tracked.completionDays.contains(day) }
+        let entries = ((try? r.store.dayEntries(childId: child.id, day: day, reference: today)) ?? []).filter(\.countsForChild)
+        let id = child.id.lowercased
         var h = "<section aria-labelledby=\"day-h\" data-date=\"\(day)\"><h2 id=\"day-h\">\(esc(r.t("web.history.day", ["date": day.description])))</h2>"
-        if tracked.isEmpty { h += "<p>\(esc(r.t("web.history.nothing")))</p>" }
+        if entries.isEmpty { h += "<p>\(esc(r.t("web.history.nothing")))</p>" }
+        let done = entries.filter { $0.state == .completed }, notDone = entries.filter { $0.state != .completed }
         for (items, key, state) in [(done, "web.history.doneList", "done"), (notDone, "web.history.notDoneList", "not-done")] where !items.isEmpty {
             h += "<h3>\(esc(r.t(key)))</h3><ul class=\"day-list\" data-state=\"\(state)\">"
-            for item in items { h += "<li data-routine-id=\"\(item.routine.id.lowercased)\">\(iconImage(r, item.routine.icon))\(esc(r.title(item.routine.title)))</li>" }
+            for entry in items {
+                let title = r.title(entry.routine.title)
+                h += "<li data-routine-id=\"\(entry.routine.id.lowercased)\">\(iconImage(r, entry.routine.icon))<span>\(esc(title))</span>"
+                if let c = entry.correction {
+                    h += " <span class=\"hint\">\(esc(r.t("web.history.corrected", ["time": Timestamp.format(c.madeAt, in: config.timeZone)])))</span>"
+                }
+                let markDone = entry.state != .completed
+                h += "<form method=\"post\" action=\"/guardian/child/\(id)/correct\" class=\"inline\" data-form=\"correct\">\(r.csrf)"
+                h += "<input type=\"hidden\" name=\"date\" value=\"\(day)\"><input type=\"hidden\" name=\"routine\" value=\"\(entry.routine.id.lowercased)\">"
+                h += "<input type=\"hidden\" name=\"done\" value=\"\(markDone ? "yes" : "no")\">"
+                h += "<button type=\"submit\" class=\"quiet\">\(esc(r.t(markDone ? "web.history.markDone" : "web.history.markNotDone", ["title": title])))</button></form></li>"
+            }
             h += "</ul>"
         }
         return h + "</section>"
+    }
+
+    /// A guardian's correction of a past day (or today): the routine done or not done.
+    func correctDay(_ r: inout Request, _ child: Child) -> WebResponse {
+        let rawDay = r.web.form["date"] ?? ""
+        do {
+            let day = try Validator.parseDay(rawDay, field: "date")
+            guard let routine = r.web.form["routine"].flatMap(UUID.init(uuidString:)) else { throw FormError(field: "routine", key: "web.error.form") }
+            guard let done = ["yes": true, "no": false][r.web.form["done"] ?? ""] else { throw FormError(field: "done", key: "web.error.choice") }
+            _ = try r.store.setDayEntry(childId: child.id, routineId: routine, day: day, done: done, at: r.now)
+            r.nextNotice = r.t("web.saved")
+            return .seeOther("/guardian/child/\(child.id.lowercased)/history?month=\(YearMonth(day))&date=\(day)")
+        } catch {
+            var copy = r
+            copy.web.query["date"] = rawDay
+            return historyPage(copy, child, status: 400, error: r.pageError(error))
+        }
+    }
+
+    /// The child's statistics by StackDay's rules: the day streaks and each routine's, with the
+    /// days each streak starts and ends.
+    private func statistics(_ r: Request, child: Child, today: LocalDay, month: YearMonth) -> String {
+        guard let stats = try? r.store.childStatistics(childId: child.id, reference: today) else { return "" }
+        let id = child.id.lowercased
+        func span(_ range: ClosedRange<LocalDay>?) -> String {
+            range.map { r.t("web.stats.span", ["start": $0.lowerBound.description, "end": $0.upperBound.description]) } ?? "–"
+        }
+        var h = "<section aria-labelledby=\"stats-h\"><h2 id=\"stats-h\">\(esc(r.t("web.stats.title")))</h2>"
+        h += "<table class=\"stats\"><caption>\(esc(r.t("web.stats.days")))</caption><tbody>"
+        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.current")))</th><td data-stat=\"currentStreak\">\(stats.days.currentStreak)</td><td>\(esc(span(stats.dayStreaks.current)))</td></tr>"
+        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.longest")))</th><td data-stat=\"longestStreak\">\(stats.days.longestStreak)</td><td>\(esc(span(stats.dayStreaks.longest)))</td></tr>"
+        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.rate")))</th><td data-stat=\"rate\">\(Int((stats.routineDayRate * 100).rounded()))%</td><td></td></tr>"
+        h += "</tbody></table>"
+        let histories = (try? r.store.routineHistories(childId: child.id)) ?? []
+        h += "<table class=\"stats\"><caption>\(esc(r.t("web.stats.routines")))</caption><thead><tr>"
+        for key in ["web.stats.routine", "web.stats.rate", "web.stats.current", "web.stats.longest"] {
+            h += "<th scope=\"col\">\(esc(r.t(key)))</th>"
+        }
+        h += "</tr></thead><tbody>"
+        for history in histories where history.tracked.countsForChild {
+            guard let s = stats.perRoutine[history.routine.id] else { continue }
+            let spans = stats.perRoutineStreaks[history.routine.id]
+            let rid = history.routine.id.lowercased
+            h += "<tr data-routine-id=\"\(rid)\"><th scope=\"row\"><a href=\"/guardian/child/\(id)/history?month=\(month)&amp;routine=\(rid)\">\(esc(r.title(history.routine.title)))</a></th>"
+            h += "<td>\(Int((s.completionRate * 100).rounded()))%</td>"
+            h += "<td>\(s.currentStreak) <span class=\"hint\">\(esc(span(spans?.current)))</span></td>"
+            h += "<td>\(s.longestStreak) <span class=\"hint\">\(esc(span(spans?.longest)))</span></td></tr>"
+        }
+        return h + "</tbody></table></section>"
+    }
+
+    /// One routine's month: each day done, missed, away (deleted for a while) or not yet.
+    private func routineMonth(_ r: Request, child: Child, routineId: UUID, month: YearMonth, today: LocalDay) -> String {
+        guard let (history, calendar) = try? r.store.routineMonth(childId: child.id, routineId: routineId, month: month, reference: today) else {
+            return ""
+        }
+        var h = "<section aria-labelledby=\"routine-month-h\"><h2 id=\"routine-month-h\">"
+        h += "\(esc(r.t("web.history.routineMonth", ["title": r.title(history.routine.title), "month": monthName(r, month)])))</h2>"
+        h += "<p>\(esc(r.t("web.history.routineCount", ["completed": String(calendar.completedDays), "total": String(calendar.trackedDays)])))</p>"
+        h += "<ul class=\"routine-month\">"
+        for day in calendar.days where !day.isFuture {
+            let state = day.isAbsent ? "away" : day.state?.rawValue ?? "none"
+            h += "<li data-day=\"\(day.day)\" data-state=\"\(state)\" class=\"rm-\(state)\"><span class=\"d\">\(day.day.day)</span>"
+            h += "<span class=\"sr-only\">\(esc(r.t("web.history.state.\(state)")))</span></li>"
+        }
+        return h + "</ul></section>"
     }
 }

@@ -20,12 +20,19 @@ extension GuardianWeb {
             body += "<li data-set-id=\"\(set.id.lowercased)\"\(set.isActive ? " data-active=\"true\"" : "")>"
             body += "<a href=\"/guardian/child/\(id)/routines?set=\(set.id.lowercased)\"\(set.id == chosen?.id ? " aria-current=\"true\"" : "")>"
             body += "\(esc(r.title(set.name)))</a> <span class=\"count\">\(esc(r.t("web.sets.count", ["count": String(count)])))</span>"
+            let sid = set.id.lowercased, name = r.title(set.name)
             if set.isActive {
                 body += " <span class=\"badge\">\(esc(r.t("web.sets.active")))</span>"
             } else {
-                body += "<form method=\"post\" action=\"/guardian/set/\(set.id.lowercased)/activate\" class=\"inline\">\(r.csrf)"
-                body += "<button type=\"submit\">\(esc(r.t("web.sets.activate")))</button></form>"
+                body += "<form method=\"post\" action=\"/guardian/set/\(sid)/activate\" class=\"inline\">\(r.csrf)"
+                body += "<button type=\"submit\" aria-label=\"\(esc(r.t("web.sets.activateLabel", ["name": name])))\">\(esc(r.t("web.sets.activate")))</button></form>"
+                body += "<form method=\"post\" action=\"/guardian/set/\(sid)/delete\" class=\"inline\">\(r.csrf)"
+                body += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.sets.deleteLabel", ["name": name])))\">\(esc(r.t("web.routines.delete")))</button></form>"
             }
+            body += "<form method=\"post\" action=\"/guardian/set/\(sid)/rename\" class=\"inline\" data-form=\"rename-set\">\(r.csrf)"
+            body += "<label for=\"rename-\(sid)\" class=\"sr-only\">\(esc(r.t("web.sets.renameLabel", ["name": name])))</label>"
+            body += "<input id=\"rename-\(sid)\" name=\"name\" value=\"\(esc(name))\" maxlength=\"200\" required>"
+            body += "<button type=\"submit\" class=\"quiet\">\(esc(r.t("web.sets.rename")))</button></form>"
             body += "</li>"
         }
         body += "</ul>"
@@ -45,6 +52,7 @@ extension GuardianWeb {
         </form></section>
         """
         if let set = chosen { body += routineList(r, child: child, set: set) }
+        body += scheduleSection(r, child: child, sets: sets)
         return r.page(screen: "routines", titleKey: "web.routines.title", titleArgs: ["name": child.displayName], status: status,
                       error: error, body: body)
     }
@@ -161,6 +169,15 @@ extension GuardianWeb {
         do {
             switch action {
             case "activate": try r.store.activateSet(set.id, at: r.now)
+            case "rename":
+                let name = (r.web.form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                var names = set.name.values
+                names[r.locale] = name
+                _ = try r.store.renameSet(id: set.id, to: names, at: r.now)
+            case "delete":
+                _ = try r.store.deleteSet(id: set.id, at: r.now)
+                r.nextNotice = r.t("web.saved")
+                return .seeOther("/guardian/child/\(child.id.lowercased)/routines")
             case "add": try addRoutine(&r, set: set)
             case "reorder":
                 let ids = try (r.web.form["order"] ?? "").split(separator: ",").map { part -> UUID in
@@ -295,5 +312,66 @@ extension GuardianWeb {
             throw FormError(field: "photo", key: "web.error.photoWrite", arguments: ["reason": String(describing: error)])
         }
         return (.photo(localAssetId: id, backupAssetName: name), path)
+    }
+
+    // MARK: Weekly schedule
+
+    /// The weekly schedule of the child's sets: each slot with a remove button, and a form to add
+    /// one (weekdays, a start time, a set). The service switches sets at those times, screen or not.
+    private func scheduleSection(_ r: Request, child: Child, sets: [RoutineSet]) -> String {
+        let id = child.id.lowercased
+        let schedule = (try? r.store.schedule(childId: child.id)) ?? WeeklySchedule()
+        let names = Dictionary(sets.map { ($0.id, r.title($0.name)) }, uniquingKeysWith: { a, _ in a })
+        var h = "<section aria-labelledby=\"schedule-h\"><h2 id=\"schedule-h\">\(esc(r.t("web.schedule.title")))</h2>"
+        h += "<p class=\"hint\">\(esc(r.t("web.schedule.hint")))</p>"
+        if schedule.isEmpty {
+            h += "<p>\(esc(r.t("web.schedule.none")))</p>"
+        } else {
+            h += "<table class=\"schedule\"><thead><tr><th scope=\"col\">\(esc(r.t("web.schedule.day")))</th>"
+            h += "<th scope=\"col\">\(esc(r.t("web.schedule.from")))</th><th scope=\"col\">\(esc(r.t("web.schedule.set")))</th><th scope=\"col\"></th></tr></thead><tbody>"
+            for slot in schedule.slots {
+                let day = r.t("web.weekday.\(slot.weekday.code)")
+                h += "<tr data-weekday=\"\(slot.weekday.code)\"><th scope=\"row\">\(esc(day))</th><td>\(slot.start.description)</td>"
+                h += "<td>\(esc(names[slot.routineSetId] ?? "?"))</td><td>"
+                h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" class=\"inline\">\(r.csrf)"
+                h += "<input type=\"hidden\" name=\"remove\" value=\"\(slot.weekday.code)\">"
+                h += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.schedule.removeLabel", ["day": day])))\">\(esc(r.t("web.schedule.remove")))</button></form></td></tr>"
+            }
+            h += "</tbody></table>"
+        }
+        h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" data-form=\"schedule\">\(r.csrf)"
+        h += "<fieldset class=\"days\"><legend>\(esc(r.t("web.schedule.days")))</legend>"
+        for day in Weekday.allCases {
+            h += "<span class=\"check\"><input type=\"checkbox\" id=\"day-\(day.code)\" name=\"day-\(day.code)\" value=\"on\">"
+            h += "<label for=\"day-\(day.code)\">\(esc(r.t("web.weekday.\(day.code)")))</label></span>"
+        }
+        h += "</fieldset><p><label for=\"schedule-from\">\(esc(r.t("web.schedule.from")))</label>"
+        h += "<input id=\"schedule-from\" name=\"from\" type=\"time\" required>"
+        h += "<label for=\"schedule-set\">\(esc(r.t("web.schedule.set")))</label><select id=\"schedule-set\" name=\"set\">"
+        for set in sets { h += "<option value=\"\(set.id.lowercased)\">\(esc(r.title(set.name)))</option>" }
+        h += "</select> <button type=\"submit\">\(esc(r.t("web.schedule.add")))</button></p></form></section>"
+        return h
+    }
+
+    func saveSchedule(_ r: inout Request, _ child: Child) -> WebResponse {
+        do {
+            if let code = r.web.form["remove"] {
+                guard let day = Weekday(code: code) else { throw FormError(field: "remove", key: "web.error.choice") }
+                _ = try r.store.clearSchedule(childId: child.id, weekdays: [day], at: r.now)
+            } else {
+                let days = Set(Weekday.allCases.filter { r.web.form["day-\($0.code)"] == "on" })
+                guard !days.isEmpty else { throw FormError(field: "days", key: "web.error.noDays") }
+                let start = try Validator.parseTime(r.web.form["from"] ?? "", field: "from")
+                guard let setId = r.web.form["set"].flatMap(UUID.init(uuidString:)),
+                      let set = try? r.store.set(id: setId), set.childId == child.id, set.deletedAt == nil else {
+                    throw FormError(field: "set", key: "web.error.choice")
+                }
+                _ = try r.store.setScheduleEntry(childId: child.id, ScheduleEntry(weekdays: days, start: start, routineSetId: set.id), at: r.now)
+            }
+            r.nextNotice = r.t("web.saved")
+            return .seeOther("/guardian/child/\(child.id.lowercased)/routines#schedule-h")
+        } catch {
+            return routinesPage(r, child, status: 400, error: r.pageError(error))
+        }
     }
 }

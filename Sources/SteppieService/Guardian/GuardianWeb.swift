@@ -23,6 +23,8 @@ public final class GuardianWeb: Sendable {
 
     /// What plays a cue on the device: (child, event, intensity) → nil when it played, else why not.
     public typealias Player = @Sendable (_ child: UUID, _ event: String, _ intensity: String?) -> String?
+    /// What speaks a text on the device: (text, locale) → nil when it played, else why not.
+    public typealias Speaker = @Sendable (_ text: String, _ locale: String) -> String?
 
     public struct Config: Sendable {
         public var databasePath: String
@@ -39,13 +41,14 @@ public final class GuardianWeb: Sendable {
         /// Cookies get `Secure` (the pages are served over HTTPS).
         public var secureCookies: Bool
         public var play: Player
+        public var say: Speaker
 
         public init(databasePath: String, timeZone: TimeZone, localizer: Localizer, secureClock: any SecureClock,
                     clock: any WallClock, defaultLocale: String, photosDirectory: URL?, secureCookies: Bool = false,
-                    play: @escaping Player) {
+                    say: @escaping Speaker = { _, _ in "not started" }, play: @escaping Player) {
             self.databasePath = databasePath; self.timeZone = timeZone; self.localizer = localizer
             self.secureClock = secureClock; self.clock = clock; self.defaultLocale = defaultLocale
-            self.photosDirectory = photosDirectory; self.secureCookies = secureCookies; self.play = play
+            self.photosDirectory = photosDirectory; self.secureCookies = secureCookies; self.play = play; self.say = say
         }
     }
 
@@ -116,7 +119,14 @@ public final class GuardianWeb: Sendable {
         if r.web.method == "POST" {
             guard let token = r.web.form["csrf"], Secrets.equalInConstantTime(token, current.csrf) else { return forbidden(r) }
         }
-        let response = signedIn(&r, path: path)
+        let response: WebResponse
+        if path.first == "backup" {
+            var s = sessions.use(current.token, at: now) ?? current
+            response = backup(&r, path: path, pending: &s.restore)
+            sessions.update(s)
+        } else {
+            response = signedIn(&r, path: path)
+        }
         if let notice = r.nextNotice, var s = r.session {
             s.notice = notice
             sessions.update(s)
@@ -131,6 +141,8 @@ public final class GuardianWeb: Sendable {
         case ("POST", 1, "sign-out"):
             return .seeOther("/guardian/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 2, "children") where path[1] == "add": return addChild(&r)
+        case ("GET", 1, "l10n"): return l10nPage(r)
+        case ("POST", 2, "l10n") where path[1] == "play": return l10nPlay(r)
         case (_, 3, "child"):
             guard let id, let child = try? r.store.child(id: id) else { return notFound(r) }
             return childPage(&r, child: child, page: path[2])
@@ -145,6 +157,19 @@ public final class GuardianWeb: Sendable {
         }
     }
 
+    private func backup(_ r: inout Request, path: [String], pending: inout PendingRestore?) -> WebResponse {
+        switch (r.web.method, path.count > 1 ? path[1] : nil) {
+        case ("GET", nil): return backupPage(r, pending: pending)
+        case ("POST", "create"): return createBackup(r)
+        case ("POST", "restore"): return uploadBackup(r, pending: &pending)
+        case ("POST", "confirm"): return confirmRestore(&r, pending: &pending)
+        case ("POST", "cancel"):
+            discard(&pending)
+            return .seeOther("/guardian/backup")
+        default: return notFound(r)
+        }
+    }
+
     private func childPage(_ r: inout Request, child: Child, page: String) -> WebResponse {
         switch (r.web.method, page) {
         case ("POST", "rename"): return renameChild(&r, child)
@@ -154,7 +179,9 @@ public final class GuardianWeb: Sendable {
         case ("POST", "play"): return play(&r, child)
         case ("GET", "routines"): return routinesPage(r, child)
         case ("POST", "sets"): return createSet(&r, child)
+        case ("POST", "schedule"): return saveSchedule(&r, child)
         case ("GET", "history"): return historyPage(r, child)
+        case ("POST", "correct"): return correctDay(&r, child)
         default: return notFound(r)
         }
     }

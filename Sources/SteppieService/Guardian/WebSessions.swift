@@ -17,6 +17,8 @@ struct WebSessions {
         var locale: String?
         /// A one-time notice for the next page ("saved").
         var notice: String?
+        /// A backup uploaded and waiting for confirmation.
+        var restore: GuardianWeb.PendingRestore?
     }
 
     /// Most sessions at once; the one idle longest makes room for a new one.
@@ -41,6 +43,7 @@ struct WebSessions {
     mutating func use(_ token: String?, at now: SecureInstant) -> Session? {
         guard let token, token.utf8.count == 64, var session = sessions[token] else { return nil }
         guard session.deadline.isUnlocked(at: now) else {
+            if let path = session.restore?.path { unlink(path) }
             sessions[token] = nil
             return nil
         }
@@ -53,14 +56,23 @@ struct WebSessions {
         if sessions[session.token] != nil { sessions[session.token] = session }
     }
 
-    mutating func close(_ token: String) { sessions[token] = nil }
+    mutating func close(_ token: String) {
+        if let path = sessions[token]?.restore?.path { unlink(path) }
+        sessions[token] = nil
+    }
 
     /// Signs every browser out (the PIN changed).
-    mutating func closeAll() { sessions.removeAll() }
+    mutating func closeAll() {
+        for session in sessions.values { if let path = session.restore?.path { unlink(path) } }
+        sessions.removeAll()
+    }
 
     var count: Int { sessions.count }
 
     private mutating func expire(at now: SecureInstant) {
+        for session in sessions.values where !session.deadline.isUnlocked(at: now) {
+            if let path = session.restore?.path { unlink(path) }   // an upload nobody confirmed
+        }
         sessions = sessions.filter { $0.value.deadline.isUnlocked(at: now) }
     }
 }

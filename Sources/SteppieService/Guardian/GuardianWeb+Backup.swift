@@ -1,0 +1,147 @@
+import Foundation
+import SteppieBackup
+import SteppieCore
+import SteppieFiles
+import SteppieSecurity
+import SteppieStore
+
+/// Backups in the browser: download one (the same archive as `steppie backup create`), or upload
+/// one, see everything it would replace — every child and set by name, and the counts — and only
+/// then restore it, all or nothing (the same `Restorer` as `steppie backup restore`).
+extension GuardianWeb {
+    /// An uploaded archive waiting for the guardian's confirmation (one per session).
+    struct PendingRestore {
+        let token: String
+        let path: String
+        let plan: RestorePlan
+    }
+
+    /// Where uploads wait: owner-only, beside the database.
+    var uploadFolder: String { OwnerOnly.parent(of: config.databasePath) + "/.steppie-uploads" }
+
+    func backupPage(_ r: Request, status: Int = 200, error: PageError? = nil, pending: PendingRestore? = nil) -> WebResponse {
+        var body = "<section aria-labelledby=\"download-h\"><h2 id=\"download-h\">\(esc(r.t("web.backup.download")))</h2>"
+        body += "<p>\(esc(r.t("web.backup.downloadHint")))</p>"
+        body += "<form method=\"post\" action=\"/guardian/backup/create\" data-form=\"backup-create\">\(r.csrf)"
+        body += "<button type=\"submit\">\(esc(r.t("web.backup.downloadButton")))</button></form></section>"
+        if let pending {
+            body += confirmation(r, pending)
+        } else {
+            body += "<section aria-labelledby=\"restore-h\"><h2 id=\"restore-h\">\(esc(r.t("web.backup.restore")))</h2>"
+            body += "<p>\(esc(r.t("web.backup.restoreHint")))</p>"
+            body += "<form method=\"post\" action=\"/guardian/backup/restore\" enctype=\"multipart/form-data\" data-form=\"backup-restore\">\(r.csrf)"
+            body += "<p><label for=\"archive\">\(esc(r.fieldLabel("archive")))</label>"
+            body += "<input id=\"archive\" name=\"archive\" type=\"file\" accept=\".zip,application/zip\" required></p>"
+            body += "<p><button type=\"submit\">\(esc(r.t("web.backup.check")))</button></p></form></section>"
+        }
+        return r.page(screen: pending == nil ? "backup" : "backup-confirm", titleKey: "web.backup.title", status: status, error: error, body: body)
+    }
+
+    /// What a restore would replace, named: the device's children and sets now, then the backup's.
+    private func confirmation(_ r: Request, _ pending: PendingRestore) -> String {
+        let plan = pending.plan
+        var h = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(esc(r.t("web.backup.confirmTitle")))</h2>"
+        h += "<p>\(esc(r.t("web.backup.from", ["platform": plan.sourcePlatform.rawValue, "created": plan.createdAt])))</p>"
+        let children = (try? r.store.children(includeArchived: true)) ?? []
+        h += "<h3>\(esc(r.t("web.backup.replaced")))</h3><ul data-list=\"replaced\">"
+        for child in children {
+            let sets = ((try? r.store.sets(childId: child.id)) ?? []).map { r.title($0.name) }
+            h += "<li>\(esc(child.displayName))"
+            if !sets.isEmpty { h += ": " + esc(sets.joined(separator: ", ")) }
+            h += "</li>"
+        }
+        let logs = (try? r.store.snapshot().dailyLogs.count) ?? 0
+        h += "</ul><p data-count=\"replaced-logs\">\(esc(r.t("web.backup.logsNow", ["count": String(logs)])))</p>"
+        h += "<h3>\(esc(r.t("web.backup.incoming")))</h3><ul data-list=\"incoming\">"
+        for name in plan.childNames ?? [] { h += "<li>\(esc(name))</li>" }
+        h += "</ul>"
+        if let sets = plan.setNames, !sets.isEmpty {
+            h += "<p>\(esc(r.t("web.backup.sets", ["names": sets.map(r.title).joined(separator: ", ")])))</p>"
+        }
+        h += "<p data-count=\"incoming\">\(esc(r.t("web.backup.counts", ["children": String(plan.counts.children), "sets": String(plan.counts.routineSets), "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs), "photos": String(plan.counts.assets)])))</p>"
+        if plan.needsNewPin { h += "<p class=\"locked\">\(esc(r.t("web.backup.needsPin")))</p>" }
+        h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
+        h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
+        h += "<button type=\"submit\">\(esc(r.t("web.backup.confirm")))</button></form>"
+        h += "<form method=\"post\" action=\"/guardian/backup/cancel\" class=\"inline\">\(r.csrf)"
+        h += "<button type=\"submit\" class=\"quiet\">\(esc(r.t("web.backup.cancel")))</button></form></section>"
+        return h
+    }
+
+    /// A new archive of everything, sent as a download (built owner-only, removed after).
+    func createBackup(_ r: Request) -> WebResponse {
+        let now = r.now
+        do {
+            _ = try OwnerOnly.createDirectories(uploadFolder)
+            let name = BackupCreator.defaultFileName(at: now, in: config.timeZone)
+            let target = URL(fileURLWithPath: uploadFolder + "/download-" + Secrets.randomToken(byteCount: 8) + ".zip")
+            defer { unlink(target.path) }
+            let report = try BackupCreator(appVersion: "0.1.0", timeZone: config.timeZone)
+                .create(store: r.store, assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
+                        destination: target, at: now)
+            let data = try Data(contentsOf: URL(fileURLWithPath: report.path))
+            return WebResponse(status: 200, contentType: "application/zip", body: Array(data),
+                               headers: [("Content-Disposition", "attachment; filename=\"\(name)\"")])
+        } catch {
+            return backupPage(r, status: 500, error: r.pageError(error))
+        }
+    }
+
+    /// Step 1: the upload is kept owner-only and verified whole; nothing is changed yet.
+    func uploadBackup(_ r: Request, pending: inout PendingRestore?) -> WebResponse {
+        discard(&pending)
+        guard let file = r.web.files["archive"], !file.bytes.isEmpty else {
+            return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.error.choice", ["field": r.fieldLabel("archive")])))
+        }
+        let token = Secrets.randomToken(byteCount: 16)
+        let path = uploadFolder + "/upload-" + token + ".zip"
+        do {
+            _ = try OwnerOnly.createDirectories(uploadFolder)
+            let fd = try OwnerOnly.openForWriting(path, exclusive: true)
+            defer { close(fd) }
+            try file.bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
+        } catch {
+            unlink(path)
+            return backupPage(r, status: 500, error: r.pageError(error))
+        }
+        do {
+            let plan = try BackupVerifier().verify(archive: URL(fileURLWithPath: path), defaultChildName: r.t("web.backup.defaultChild"),
+                                                   at: r.now, naming: true)
+            let staged = PendingRestore(token: token, path: path, plan: plan)
+            pending = staged
+            return backupPage(r, pending: staged)
+        } catch {
+            unlink(path)
+            return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))
+        }
+    }
+
+    /// Step 2: the archive confirmed on the page is restored, all or nothing.
+    func confirmRestore(_ r: inout Request, pending: inout PendingRestore?) -> WebResponse {
+        guard let staged = pending, let token = r.web.form["upload"], Secrets.equalInConstantTime(token, staged.token) else {
+            return backupPage(r, status: 409, error: PageError(field: nil, message: r.t("web.backup.expired")))
+        }
+        defer { discard(&pending) }
+        do {
+            let report = try Restorer(options: RestoreOptions(defaultChildName: r.t("web.backup.defaultChild")))
+                .restore(archive: URL(fileURLWithPath: staged.path), into: r.store,
+                         assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
+                         at: r.now, confirm: { $0.checksum == staged.plan.checksum })
+            r.nextNotice = r.t("web.backup.restored", ["routines": String(report.plan.counts.routines), "logs": String(report.plan.counts.dailyLogs)])
+            return .seeOther("/guardian/")
+        } catch {
+            return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))
+        }
+    }
+
+    func discard(_ pending: inout PendingRestore?) {
+        if let p = pending { unlink(p.path) }
+        pending = nil
+    }
+
+    /// Why an archive was refused, in the page's language where the reason is known.
+    private func backupReason(_ r: Request, _ error: any Error) -> String {
+        if let e = error as? BackupError { return r.t("web.backup.damaged", ["detail": Validator.printable(String(describing: e))]) }
+        return r.pageError(error).message
+    }
+}
