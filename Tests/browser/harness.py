@@ -76,6 +76,7 @@ class Steppie:
 
     def start(self, deadline=15.0):
         log = open(self.log_path, "a")
+        offset = log.tell()  # a restart appends: only this start's lines say it is listening
         self.proc = subprocess.Popen(
             [STEPPIE, "serve", "--output", "pulse", "--http", f"127.0.0.1:{self.port}",
              "--locale", self.locale, *self.serve_args],
@@ -84,6 +85,7 @@ class Steppie:
         end = time.monotonic() + deadline
         while time.monotonic() < end:
             with open(self.log_path) as f:
+                f.seek(offset)
                 m = re.findall(r"(http://127\.0\.0\.1:\d+/child/[0-9a-f-]{36})", f.read())
             if m:
                 self.url = m[-1]
