@@ -17,6 +17,9 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libzip-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                    providers: [.apt(["libsystemd-dev"])]),
+    // Keys and self-signed certificates for the guardian pages on the home network (HTTPS).
+    .systemLibrary(name: "CGnuTLS", path: "Sources/CGnuTLS", pkgConfig: "gnutls",
+                   providers: [.apt(["libgnutls28-dev"])]),
     // Linux evdev force feedback: kernel headers only, no library to link.
     .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
 ]
@@ -26,7 +29,8 @@ let cTargets: [Target] = [
     .target(name: "CTerminal"),
     // Unix-socket calls that need _GNU_SOURCE or sockaddr_un handling (peer credentials, 0600 bind).
     .target(name: "CSocket"),
-    // libmicrohttpd's variadic start function, for the kiosk pages' HTTP server.
+    // libmicrohttpd's variadic start function, for the kiosk pages' HTTP server (and, with GnuTLS
+    // inside libmicrohttpd, the guardian pages' HTTPS server on the home network).
     .target(name: "CHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
 ]
 
@@ -37,6 +41,9 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieFiles"),
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
     .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "CSQLite"]),
+    // The guardian pages' TLS identity on the home network: key, self-signed certificate and
+    // fingerprint through GnuTLS, kept owner-only beside the database.
+    .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS"]),
     // Password hashing, SHA-256 and random codes through libsodium.
     .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
@@ -51,10 +58,10 @@ let swiftTargets: [Target] = [
     // `steppie serve`: the long-running engine, its control socket and systemd notification.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "CSystemd", "CSocket", "CHTTP"]),
+                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "CSystemd", "CSocket", "CHTTP"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "CTerminal"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal"]),
     .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
     // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
@@ -73,7 +80,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
                 dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
-                               "SteppieSecurity", "SteppieLocalization"]),
+                               "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).

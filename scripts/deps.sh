@@ -16,6 +16,8 @@ pc libsodium libsodium-dev
 pc libzip libzip-dev
 pc libsystemd libsystemd-dev
 pc libmicrohttpd libmicrohttpd-dev
+# HTTPS for the guardian pages on the home network (libmicrohttpd-dev on Debian is built with it).
+pc gnutls libgnutls28-dev
 cmd sqlite3 sqlite3
 cmd espeak-ng espeak-ng
 cmd pulseaudio pulseaudio
@@ -23,6 +25,8 @@ cmd pactl pulseaudio-utils
 cmd sox sox
 cmd tmux tmux
 cmd unzip unzip
+# Tests read the guardian pages' certificate back with another implementation (TLSIdentityTests).
+cmd openssl openssl
 cmd python3 python3
 # The kiosk: the systemd unit test verifies a unit that starts cage with Chromium.
 cmd cage cage

@@ -4,10 +4,14 @@
 #include <netinet/in.h>
 #include <string.h>
 
+// TLS 1.2 and 1.3 only, GnuTLS's secure defaults otherwise (phones from the last decade speak both).
+#define CHTTP_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:%SERVER_PRECEDENCE"
+
 struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
                                unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
                                MHD_AccessHandlerCallback handler, void *handler_cls,
-                               MHD_RequestCompletedCallback completed, void *completed_cls) {
+                               MHD_RequestCompletedCallback completed, void *completed_cls,
+                               const char *tls_certificate_pem, const char *tls_key_pem) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     struct sockaddr *addr;
@@ -26,6 +30,24 @@ struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int 
     } else {
         errno = EINVAL;
         return NULL;
+    }
+    if (tls_certificate_pem != NULL || tls_key_pem != NULL) {
+        if (tls_certificate_pem == NULL || tls_key_pem == NULL || MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+            errno = ENOTSUP;
+            return NULL;
+        }
+        // TLS only: the daemon never answers plain HTTP (a plain request fails the handshake).
+        return MHD_start_daemon(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_cls,
+                                MHD_OPTION_SOCK_ADDR, addr,
+                                MHD_OPTION_HTTPS_MEM_CERT, tls_certificate_pem,
+                                MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
+                                MHD_OPTION_HTTPS_PRIORITIES, CHTTP_TLS_PRIORITIES,
+                                MHD_OPTION_CONNECTION_LIMIT, max_connections,
+                                MHD_OPTION_PER_IP_CONNECTION_LIMIT, max_per_ip,
+                                MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                                MHD_OPTION_END);
     }
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, addr,

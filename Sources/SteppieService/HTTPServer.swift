@@ -1,11 +1,16 @@
 import CHTTP
 import Foundation
 import SteppieCore
+import SteppieTLS
 import Synchronization
 
-/// The kiosk pages' HTTP server inside `steppie serve` (libmicrohttpd, one thread per connection,
-/// loopback only): the child's page, its icons and scripts from `Web/`, the screen as JSON and as
-/// Server-Sent Events, and the child's three actions — nothing of guardian mode (docs/kiosk.md).
+/// The pages' HTTP server inside `steppie serve` (libmicrohttpd, one thread per connection), in
+/// one of two modes:
+/// - `.kiosk` (loopback, plain HTTP): the child's page, its icons and scripts from `Web/`, the
+///   screen as JSON and as Server-Sent Events, the child's three actions (docs/kiosk.md), and the
+///   guardian pages behind the PIN;
+/// - `.guardianLAN` (the home network, HTTPS only): the guardian pages and their own scripts and
+///   icons — never the child's page, its screen or its actions (docs/guardian-web.md).
 ///
 /// The HTTP threads never touch the store or the runtimes: screens are read from the `StateBoard`
 /// the service publishes, and presses run on the service's thread through the `ServiceBridge`.
@@ -15,7 +20,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// A comment line on idle event streams, so proxies and the page know the stream is alive.
     static let keepalive: TimeInterval = 15
 
+    /// What a server offers, and how.
+    public enum Mode: Sendable, Equatable {
+        /// Loopback, plain HTTP: the child's page and actions, and the guardian pages.
+        case kiosk
+        /// The home network, HTTPS only: the guardian pages, nothing of the child's page.
+        case guardianLAN
+    }
+
     private var daemon: OpaquePointer?
+    public let mode: Mode
+    /// The certificate and key of `.guardianLAN` (kept as C strings while the daemon runs).
+    let identity: TLSIdentity?
+    private var tlsStrings: (certificate: UnsafeMutablePointer<CChar>, key: UnsafeMutablePointer<CChar>)?
+    /// The names a `.guardianLAN` server answers to (addresses and host names, without the port).
+    let hostNames: [String]
     let board: StateBoard
     let bridge: ServiceBridge
     let webDirectory: URL
@@ -31,8 +50,12 @@ public final class HTTPServer: @unchecked Sendable {
     public let address: String
 
     init(address: String, port: UInt16, webDirectory: URL, photosDirectory: URL?, board: StateBoard, bridge: ServiceBridge,
-         guardian: GuardianWeb? = nil, press: @escaping @Sendable (String, String, Int?) -> (status: Int, body: String)) {
+         guardian: GuardianWeb? = nil, mode: Mode = .kiosk, identity: TLSIdentity? = nil, hostNames: [String] = [],
+         press: @escaping @Sendable (String, String, Int?) -> (status: Int, body: String)) {
         self.guardian = guardian
+        self.mode = mode
+        self.identity = identity
+        self.hostNames = hostNames
         self.address = address
         self.port = port
         self.webDirectory = webDirectory
@@ -58,23 +81,56 @@ public final class HTTPServer: @unchecked Sendable {
                 state.pointee = nil
             }
         }
+        var certificate: UnsafePointer<CChar>?, key: UnsafePointer<CChar>?
+        if mode == .guardianLAN {
+            guard let identity, let c = strdup(identity.certificatePEM), let k = strdup(identity.privateKeyPEM) else {
+                throw ServiceError.httpUnavailable(address: Self.hostPort(address, port), errno: EINVAL)
+            }
+            tlsStrings = (c, k)
+            certificate = UnsafePointer(c)
+            key = UnsafePointer(k)
+        }
         // 64 connections, 32 per address, 30 s of silence closes one (slow clients), 64 KiB of
         // headers and buffers per connection.
         guard let d = chttp_start(address, port, 64, 32, 30, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque(),
-                                  completed, nil) else {
-            throw ServiceError.httpUnavailable(address: address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)", errno: errno)
+                                  completed, nil, certificate, key) else {
+            let code = errno
+            freeTLSStrings()
+            throw ServiceError.httpUnavailable(address: Self.hostPort(address, port), errno: code)
         }
         daemon = d
         port = chttp_port(d)
-        let bracketed = address.contains(":") ? "[\(address)]" : address
-        allowedHosts = ["\(bracketed):\(port)", "localhost:\(port)"]
-        if address == "127.0.0.1" || address == "::1" { allowedHosts.formUnion(["127.0.0.1:\(port)", "[::1]:\(port)"]) }
+        switch mode {
+        case .kiosk:
+            allowedHosts = ["\(Self.bracketed(address)):\(port)", "localhost:\(port)"]
+            if address == "127.0.0.1" || address == "::1" { allowedHosts.formUnion(["127.0.0.1:\(port)", "[::1]:\(port)"]) }
+        case .guardianLAN:
+            allowedHosts = Set(([address] + hostNames).map { "\(Self.bracketed($0).lowercased()):\(port)" })
+        }
     }
 
     func stop() {
-        board.close()
+        if mode == .kiosk { board.close() }
         if let d = daemon { MHD_stop_daemon(d) }
         daemon = nil
+        freeTLSStrings()
+    }
+
+    private func freeTLSStrings() {
+        guard let strings = tlsStrings else { return }
+        // The key is wiped before it is given back.
+        memset(strings.key, 0, strlen(strings.key))
+        free(strings.certificate)
+        free(strings.key)
+        tlsStrings = nil
+    }
+
+    static func bracketed(_ address: String) -> String { address.contains(":") ? "[\(address)]" : address }
+    static func hostPort(_ address: String, _ port: UInt16) -> String { "\(bracketed(address)):\(port)" }
+
+    /// The guardian pages' address on this server, with `host` (an address or a name it answers to).
+    public func guardianURL(host: String) -> String {
+        "\(mode == .guardianLAN ? "https" : "http")://\(Self.hostPort(host, port))/guardian/"
     }
 
     /// The address a browser opens for a child.
@@ -128,6 +184,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let parts = url.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts.first == "guardian" { return guardianPage(c, method: method, parts: parts, body: body) }
+        if mode == .guardianLAN { return lanGet(c, method: method, parts) }
         switch method {
         case "GET": return get(c, parts)
         case "POST": return post(c, parts, body: body.raw)
@@ -145,7 +202,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let form = body.textFields()
         let request = WebRequest(method: method, path: parts, query: arguments(c), cookies: cookies, form: form, files: body.files,
-                                 malformedBody: body.malformed, secure: false, sameOrigin: method == "GET" || sameOrigin(c),
+                                 malformedBody: body.malformed, secure: mode == .guardianLAN, sameOrigin: method == "GET" || sameOrigin(c),
                                  wantsJSON: header(c, "Accept")?.contains("application/json") == true)
         let response = guardian.handle(request)
         var headers: [String: String] = [:]
@@ -171,12 +228,35 @@ public final class HTTPServer: @unchecked Sendable {
         return box.values
     }
 
-    /// A POST from a page of this server: the browser names the page's origin on every POST.
+    /// A POST from a page of this server: the browser names the page's origin on every POST
+    /// (`https://` on the home network, `http://` on loopback).
     private func sameOrigin(_ c: OpaquePointer) -> Bool {
-        guard let origin = header(c, "Origin"), origin.hasPrefix("http://"),
-              let host = origin.split(separator: "/").last.map(String.init) else { return false }
-        return allowedHosts.contains(host.lowercased())
+        let scheme = mode == .guardianLAN ? "https://" : "http://"
+        guard let origin = header(c, "Origin"), origin.hasPrefix(scheme) else { return false }
+        let host = String(origin.dropFirst(scheme.count))
+        return !host.contains("/") && allowedHosts.contains(host.lowercased())
     }
+
+    /// Outside `/guardian/` the home network gets only what the guardian pages load (their
+    /// stylesheet and script, the builtin icons); `/` leads to the guardian pages. The child's
+    /// page, its screen, its actions, the child list and the photos (no session reaches them:
+    /// the cookie is for `/guardian` only) are not found.
+    private func lanGet(_ c: OpaquePointer, method: String, _ parts: [String]) -> MHD_Result {
+        guard method == "GET" else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
+        switch parts.count {
+        case 0:
+            return redirect(c, "/guardian/")
+        case 2 where parts[0] == "static" && Self.lanStaticFiles.contains(parts[1]):
+            return file(c, parts[1])
+        case 2 where parts[0] == "icons" && parts[1].hasSuffix(".svg") && BuiltinIcons.contains(String(parts[1].dropLast(4))):
+            return file(c, "icons/" + parts[1])
+        default:
+            return reply(c, 404, json: "{\"error\":\"not found\"}")
+        }
+    }
+
+    /// The static files the guardian pages load.
+    static let lanStaticFiles: Set<String> = ["guardian.css", "guardian.js"]
 
     private func get(_ c: OpaquePointer, _ parts: [String]) -> MHD_Result {
         switch parts.count {
@@ -273,6 +353,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let response else { return .NO }
         defer { MHD_destroy_response(response) }
+        // No Strict-Transport-Security: with a self-signed certificate it would make the browser's
+        // "proceed" (after the fingerprint is checked) impossible for that name.
         var headers = Self.securityHeaders
         headers["Content-Type"] = type
         headers["Cache-Control"] = cache

@@ -51,7 +51,8 @@ extension ServiceHost {
     public func status(only: UUID? = nil) -> ServiceStatus {
         let children = runtimes.values.filter { only == nil || $0.child.id == only }.map { Self.childStatus($0) }.sorted { $0.name < $1.name }
         return ServiceStatus(pid: getpid(), uptimeSeconds: Double(Monotonic.now() - started) / 1e9, database: databasePath,
-                             socket: socketPath, output: engine.output.kind.rawValue, children: children)
+                             socket: socketPath, output: engine.output.kind.rawValue, children: children,
+                             guardianLAN: guardianLAN.flatMap { lan in guardianLANURL.map { GuardianLANStatus(url: $0, fingerprint: lan.fingerprint) } })
     }
 
     /// One child's status, titles in `locale` (the asking command's language), else the child's.

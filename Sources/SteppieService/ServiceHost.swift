@@ -6,6 +6,7 @@ import SteppieFeedback
 import SteppieFiles
 import SteppieInput
 import SteppieStore
+import SteppieTLS
 
 /// What the service tells its log (the journal under systemd); the command line says it from
 /// the catalogs.
@@ -17,6 +18,8 @@ public enum ServiceLogEntry: Equatable, Sendable {
     case setSwitched(child: String)
     /// The child's page is served at this address.
     case kioskPage(child: String, url: String)
+    /// The guardian pages are served on the home network at this address, with this certificate.
+    case guardianLAN(url: String, fingerprint: String, certificateCreated: Bool)
     /// A big button was lost, came back, or says something (catalog key and arguments).
     case button(key: String, arguments: [String: String])
     case fault(child: String, reason: String)
@@ -58,6 +61,9 @@ public final class ServiceHost {
     /// The kiosk pages (nil: `--http none`).
     let httpConfig: HTTPConfig?
     var http: HTTPServer?
+    /// The guardian pages on the home network (nil: off, the default).
+    public let guardianLAN: GuardianLANConfig?
+    var lanServer: HTTPServer?
     let bridge = ServiceBridge()
     var board: StateBoard
     var published: [UUID: KioskScreen] = [:]
@@ -81,13 +87,40 @@ public final class ServiceHost {
             self.text = text
         }
     }
+    /// The guardian pages on the home network (`steppie serve --guardian-lan`): HTTPS only with the
+    /// device's own certificate, never the child's page or actions (docs/guardian-web.md).
+    public struct GuardianLANConfig: Sendable {
+        /// The address to listen on (`0.0.0.0`: every interface) and the port (0: any free one).
+        public var address: String
+        public var port: UInt16
+        /// The certificate and key the server presents; `identity.fingerprint` is what the guardian
+        /// compares on first connect (shown by `serve`, `service status` and the kiosk's guardian screen).
+        public var identity: TLSIdentity
+        /// True when the certificate was made at this start (said in the log).
+        public var certificateCreated: Bool
+        /// The addresses and host names the server answers to (`Host`) and shows.
+        public var names: LANNames
+        public var webDirectory: URL
+        /// The guardian pages' settings; `secureCookies` is forced on and `play` set by the host.
+        public var guardian: GuardianWeb.Config
+        public init(address: String, port: UInt16, identity: TLSIdentity, certificateCreated: Bool = false, names: LANNames,
+                    webDirectory: URL, guardian: GuardianWeb.Config) {
+            self.address = address; self.port = port; self.identity = identity; self.certificateCreated = certificateCreated
+            self.names = names; self.webDirectory = webDirectory; self.guardian = guardian
+        }
+
+        /// The certificate's SHA-256 fingerprint (`AB:CD:…`), as browsers show it.
+        public var fingerprint: String { identity.fingerprint }
+    }
+
     /// Most clients at once; more are told `busy` and closed.
     public static let maxClients = 64
 
     public init(store: Store, databasePath: String, engine: FeedbackEngine, clock: any WallClock, socketPath: String,
                 speechLocale: String, buttons: [ButtonDevice] = [], buttonChild: String? = nil, http: HTTPConfig? = nil,
-                log: @escaping (ServiceLogEntry) -> Void) {
+                guardianLAN: GuardianLANConfig? = nil, log: @escaping (ServiceLogEntry) -> Void) {
         self.httpConfig = http
+        self.guardianLAN = guardianLAN
         self.board = StateBoard(clock: clock)
         self.buttons = buttons
         self.buttonChild = buttonChild
@@ -132,24 +165,10 @@ public final class ServiceHost {
         guard listenFD >= 0 else { throw ServiceError.system(operation: "listen", errno: errno) }
         rescan(now: Monotonic.seconds())
         publishScreens()
+        let box = HostBox(self)
         if let config = httpConfig {
-            let box = HostBox(self)
             var guardian: GuardianWeb?
-            if var g = config.guardian {
-                g.play = { [bridge] child, event, intensity in
-                    let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
-                    return result.status == 200 ? nil : result.body
-                }
-                g.say = { [bridge] text, locale in
-                    let result = bridge.run {
-                        guard let host = box.host else { return (503, "stopping") }
-                        let reply = host.say(ServiceRequest(op: "say", text: text, locale: locale))
-                        return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
-                    }
-                    return result.status == 200 ? nil : result.body
-                }
-                do { guardian = try GuardianWeb(config: g) } catch { throw ServiceError.guardianPages(reason: String(describing: error)) }
-            }
+            if let g = config.guardian { guardian = try guardianPages(g, box: box) }
             let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory,
                                     photosDirectory: config.photosDirectory, board: board,
                                     bridge: bridge, guardian: guardian) { [bridge] child, op, version in
@@ -158,13 +177,54 @@ public final class ServiceHost {
             try server.start()
             http = server
         }
+        if let lan = guardianLAN {
+            // Its own guardian pages (own sessions, `Secure` cookies): a session opened on the
+            // kiosk's loopback pages is never valid on the network, nor the other way round.
+            var g = lan.guardian
+            g.secureCookies = true
+            let server = HTTPServer(address: lan.address, port: lan.port, webDirectory: lan.webDirectory, photosDirectory: nil,
+                                    board: board, bridge: bridge, guardian: try guardianPages(g, box: box), mode: .guardianLAN,
+                                    identity: lan.identity, hostNames: lan.names.hostNames + lan.names.addresses) { _, _, _ in
+                (404, "{\"error\":\"not found\"}")
+            }
+            try server.start()
+            lanServer = server
+        }
         log(.listening(socket: socketPath, children: runtimes.keys.compactMap { names[$0] }.sorted()))
         if let http {
             for (id, runtime) in runtimes.sorted(by: { $0.value.child.displayName < $1.value.child.displayName }) {
                 log(.kioskPage(child: runtime.child.displayName, url: http.pageURL(child: id.lowercased)))
             }
         }
+        if let lan = guardianLAN, let lanURL = guardianLANURL {
+            log(.guardianLAN(url: lanURL, fingerprint: lan.fingerprint, certificateCreated: lan.certificateCreated))
+        }
         notifier.ready(status: "listening on \(socketPath)")
+    }
+
+    /// The guardian pages with "play on the device" going through the service's thread.
+    private func guardianPages(_ config: GuardianWeb.Config, box: HostBox) throws -> GuardianWeb {
+        var g = config
+        g.play = { [bridge] child, event, intensity in
+            let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
+            return result.status == 200 ? nil : result.body
+        }
+        g.say = { [bridge] text, locale in
+            let result = bridge.run {
+                guard let host = box.host else { return (503, "stopping") }
+                let reply = host.say(ServiceRequest(op: "say", text: text, locale: locale))
+                return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
+            }
+            return result.status == 200 ? nil : result.body
+        }
+        do { return try GuardianWeb(config: g) } catch { throw ServiceError.guardianPages(reason: String(describing: error)) }
+    }
+
+    /// The guardian pages' address on the home network (nil: not served), with the port bound.
+    public var guardianLANURL: String? {
+        guard let lan = guardianLAN, let server = lanServer else { return nil }
+        let wildcard = lan.address == "0.0.0.0" || lan.address == "::"
+        return server.guardianURL(host: wildcard ? lan.names.display : lan.address)
     }
 
     /// Runs until `stop` returns true (a signal), then shuts down.
@@ -177,6 +237,8 @@ public final class ServiceHost {
 
     /// Closes every connection and the socket (its file removed) and flushes the sound output.
     public func shutdown() {
+        lanServer?.stop()
+        lanServer = nil
         http?.stop()
         http = nil
         clients.removeAll()

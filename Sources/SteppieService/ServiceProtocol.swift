@@ -77,6 +77,20 @@ public struct ServiceStatus: Codable, Equatable, Sendable {
     public var socket: String
     public var output: String
     public var children: [ChildStatus]
+    /// The guardian pages on the home network, when `--guardian-lan` serves them.
+    public var guardianLAN: GuardianLANStatus?
+}
+
+/// Where the guardian pages are served on the home network and the certificate's fingerprint,
+/// which a guardian compares with what the phone's browser shows on first connect.
+public struct GuardianLANStatus: Codable, Equatable, Sendable {
+    public var url: String
+    /// SHA-256 of the DER certificate, colon-separated uppercase hex (`AB:CD:…`).
+    public var fingerprint: String
+    public init(url: String, fingerprint: String) {
+        self.url = url
+        self.fingerprint = fingerprint
+    }
 }
 
 /// One child's runtime as the service holds it.

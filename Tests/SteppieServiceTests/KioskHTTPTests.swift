@@ -17,6 +17,11 @@ import Testing
 
     /// One request on a fresh connection (`Connection: close`), read to the end or `timeout`.
     static func request(_ port: UInt16, _ text: String, timeout: Double = 5) -> Response? {
+        raw(port, text, timeout: timeout).flatMap(parse)
+    }
+
+    /// The bytes a server sends back for `text` (nil when the connection cannot be made).
+    static func raw(_ port: UInt16, _ text: String, timeout: Double = 5) -> [UInt8]? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -37,6 +42,11 @@ import Testing
             if n <= 0 { break }
             data += buf[0..<n]
         }
+        return data
+    }
+
+    /// An HTTP/1.1 response's status, headers (names lowercased) and body.
+    static func parse(_ data: [UInt8]) -> Response? {
         let raw = String(decoding: data, as: UTF8.self)
         guard let split = raw.range(of: "\r\n\r\n") else { return nil }
         let head = raw[..<split.lowerBound].split(separator: "\r\n")

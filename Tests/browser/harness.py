@@ -63,6 +63,7 @@ class Steppie:
         self.proc = None
         self.url = None
         self.log_path = os.path.join(self.dir, "serve.log")
+        self.serve_args = []  # more options for `steppie serve` (e.g. --guardian-lan)
         self.cli("init", "--child", "Mina")
         self.cli("profile", "set", "--child", "Mina", "--child-locale", locale,
                  "--undo", str(undo_seconds))
@@ -76,15 +77,20 @@ class Steppie:
     def start(self, deadline=15.0):
         seen = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         log = open(self.log_path, "a")
+        offset = log.tell()  # a restart appends: only this start's lines say it is listening
         self.proc = subprocess.Popen(
             [STEPPIE, "serve", "--output", "pulse", "--http", f"127.0.0.1:{self.port}",
-             "--locale", self.locale],
+             "--locale", self.locale, *self.serve_args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         end = time.monotonic() + deadline
         while time.monotonic() < end:
             with open(self.log_path) as f:
+<<<<<<< HEAD
                 f.seek(seen)   # this start's lines only (a restart appends to the same log)
+=======
+                f.seek(offset)
+>>>>>>> guardian-lan
                 m = re.findall(r"(http://127\.0\.0\.1:\d+/child/[0-9a-f-]{36})", f.read())
             if m:
                 self.url = m[-1]

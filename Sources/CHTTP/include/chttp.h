@@ -10,11 +10,14 @@
 
 /// Starts a daemon on `address` (IPv4 dotted or IPv6) and `port`, one thread per connection (the
 /// event stream blocks), with the given connection limits; `completed` is called when a request
-/// ends (to free its state). Returns NULL on failure (errno kept).
+/// ends (to free its state). With a PEM certificate and key the daemon speaks HTTPS only (GnuTLS
+/// inside libmicrohttpd); with NULL for both, plain HTTP. Returns NULL on failure (errno kept;
+/// ENOTSUP when libmicrohttpd was built without TLS).
 struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
                                unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
                                MHD_AccessHandlerCallback handler, void *handler_cls,
-                               MHD_RequestCompletedCallback completed, void *completed_cls);
+                               MHD_RequestCompletedCallback completed, void *completed_cls,
+                               const char *tls_certificate_pem, const char *tls_key_pem);
 
 /// The port the daemon listens on (after binding port 0).
 uint16_t chttp_port(struct MHD_Daemon *daemon);

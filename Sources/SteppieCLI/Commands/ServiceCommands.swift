@@ -6,6 +6,7 @@ import SteppieInput
 import SteppieService
 import SteppieStore
 import SteppieLocalization
+import SteppieTLS
 
 /// `steppie serve`, `steppie service status`, and the client side of `say`, `complete`, `undo`
 /// when a service runs on the same database (docs/service.md).
@@ -31,9 +32,10 @@ enum ServiceCommands {
             return try ButtonDevice(spec: spec, now: ContinuousClock.now)
         }
         let http = try httpConfig(c)
+        let lan = try guardianLANConfig(c, database: database)
         let host = ServiceHost(store: store, databasePath: database, engine: engine, clock: c.env.clock, socketPath: socket,
                                speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"),
-                               http: http, log: log)
+                               http: http, guardianLAN: lan, log: log)
         let stop = StopFlag()
         let sources = stop.install(on: [SIGTERM, SIGINT, SIGHUP])
         defer { sources.forEach { $0.cancel() } }
@@ -60,15 +62,69 @@ enum ServiceCommands {
         guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
         let catalogs = try c.env.catalogs.get()
         let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
+        let (guardian, photos) = try guardianConfig(c)
+        return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data),
+                                      photosDirectory: photos, guardian: guardian) { key, args, locale in
+            localizer.text(key, locale: locale, args: args)
+        }
+    }
+
+    /// The guardian pages' settings (shared by the loopback and the home-network servers).
+    static func guardianConfig(_ c: Context) throws -> (GuardianWeb.Config, photos: URL) {
+        let catalogs = try c.env.catalogs.get()
+        let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
         let database = c.env.databasePath(option: c.invocation.value("--db"))
         let photos = BackupCreator.assetsDirectory(forDatabase: database)
         let guardian = GuardianWeb.Config(databasePath: database, timeZone: c.env.timeZone, localizer: localizer,
                                           secureClock: c.env.secureClock, clock: c.env.clock, defaultLocale: c.text.locale,
                                           photosDirectory: photos) { _, _, _ in "not started" }
-        return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data),
-                                      photosDirectory: photos, guardian: guardian) { key, args, locale in
-            localizer.text(key, locale: locale, args: args)
+        return (guardian, photos)
+    }
+
+    /// The default address of `--guardian-lan` alone: every interface, port 8471.
+    static let guardianLANDefault = (address: "0.0.0.0", port: UInt16(8471))
+
+    /// `--guardian-lan [ADDR[:PORT]]` (off unless given; alone: 0.0.0.0:8471): the guardian pages
+    /// over HTTPS on the home network, with the certificate in `<database folder>/tls` (made on
+    /// first use, reused after).
+    static func guardianLANConfig(_ c: Context, database: String) throws -> ServiceHost.GuardianLANConfig? {
+        guard c.invocation.flag("--guardian-lan") else { return nil }
+        let value = c.invocation.value("--guardian-lan")
+        guard let (address, port) = parseLANAddress(value) else {
+            throw UsageError.invalidValue(option: "--guardian-lan", value: value ?? "", expected: c.text("cli.expected.lanAddress"))
         }
+        guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
+        let names = LANNames.current(bindAddress: address)
+        let store = TLSIdentityStore(databasePath: database)
+        let commonName = names.hostNames.first ?? names.display
+        let (identity, created) = try store.loadOrCreate(commonName: commonName, dnsNames: names.hostNames,
+                                                         ipAddresses: names.certificateAddresses, now: c.env.secureClock.now().wall)
+        let (guardian, _) = try guardianConfig(c)
+        return ServiceHost.GuardianLANConfig(address: address, port: port, identity: identity, certificateCreated: created, names: names,
+                                             webDirectory: DataDirectory.webDirectory(in: data), guardian: guardian)
+    }
+
+    /// `ADDR`, `ADDR:PORT`, `[IPV6]:PORT` or a bare IPv6 address; nil (the default) gives
+    /// 0.0.0.0:8471. The address must be an IP literal this machine can bind.
+    static func parseLANAddress(_ value: String?) -> (address: String, port: UInt16)? {
+        guard let value else { return guardianLANDefault }
+        var address = value, port = guardianLANDefault.port
+        if value.hasPrefix("[") {
+            guard let close = value.firstIndex(of: "]") else { return nil }
+            address = String(value[value.index(after: value.startIndex)..<close])
+            let rest = value[value.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let p = UInt16(rest.dropFirst()) else { return nil }
+                port = p
+            }
+        } else if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") {
+            guard let p = UInt16(value[value.index(after: colon)...]) else { return nil }
+            address = String(value[..<colon])
+            port = p
+        }
+        var v4 = in_addr(), v6 = in6_addr()
+        guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else { return nil }
+        return (address, port)
     }
 
     /// Exit 0 with the service's pid, uptime, children and output when one answers; 1 when none does.
@@ -92,6 +148,9 @@ enum ServiceCommands {
         for child in status.children {
             c.console.print(c.text("cli.service.child", ["child": child.name, "completed": String(child.completed),
                                                          "total": String(child.total), "routineTitle": child.focusTitle ?? "-"]))
+        }
+        if let lan = status.guardianLAN {
+            c.console.print(c.text("cli.service.guardianLAN", ["url": lan.url, "fingerprint": lan.fingerprint]))
         }
         return 0
     }

@@ -12,6 +12,9 @@ public struct OptionSpec: Sendable, Equatable {
     public var kind: ValueKind = .text
     /// Values beyond a closed set of choices: numbers in a range, times, dates (checked by the parser).
     public var allowed: AllowedValues? = nil
+    /// The value may be left out (`--guardian-lan` alone, or followed by another option): the
+    /// option is then a flag, and the command uses its default value.
+    public var valueOptional = false
 
     /// What an option's value is.
     public enum ValueKind: Sendable, Equatable {
@@ -26,6 +29,13 @@ public struct OptionSpec: Sendable, Equatable {
 
     public static func flag(_ name: String, help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, choices: nil, helpKey: help, repeatable: false)
+    }
+
+    /// An option whose value may be left out; `Invocation.flag` says whether it was given at all.
+    public static func optionalValue(_ name: String, _ valueName: String, help: String) -> OptionSpec {
+        var spec = OptionSpec(name: name, valueName: valueName, choices: nil, helpKey: help, repeatable: false)
+        spec.valueOptional = true
+        return spec
     }
 
     public static func value(_ name: String, _ valueName: String, help: String, choices: [String]? = nil,

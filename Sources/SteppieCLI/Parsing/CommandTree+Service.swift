@@ -8,6 +8,7 @@ extension CommandTree {
             .value("--button", "PATH[:MAP]", help: "cli.option.button", repeatable: true),
             .value("--child", "NAME", help: "cli.option.buttonChild"),
             .value("--http", "ADDR:PORT|none", help: "cli.option.http"),
+            .optionalValue("--guardian-lan", "[ADDR[:PORT]]", help: "cli.option.guardianLAN"),
         ]),
         CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
             CommandSpec("status", abstract: "cli.service.status.abstract", options: [json]),

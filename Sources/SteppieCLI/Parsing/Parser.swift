@@ -99,6 +99,14 @@ public struct Parser: Sendable {
             i += 1
             return
         }
+        if spec.valueOptional {
+            inv.flags.insert(name)
+            // Alone, last or before another option (or `--`): given without its value.
+            if i + 1 >= tokens.count || (tokens[i + 1].hasPrefix("-") && tokens[i + 1].count > 1) || tokens[i + 1] == "--" {
+                i += 1
+                return
+            }
+        }
         guard i + 1 < tokens.count else { throw .missingValue(option: name) }
         let value = tokens[i + 1]
         if value.hasPrefix("--") && value.count > 2 { throw .missingValue(option: name) }

@@ -1,5 +1,6 @@
 import SteppieInput
 import SteppieService
+import SteppieTLS
 
 extension ErrorText {
     /// Why the service would not start.
@@ -15,6 +16,17 @@ extension ErrorText {
         case .httpUnavailable(let address, let code):
             return t("cli.error.httpUnavailable", ["address": address, "reason": systemReason("bind", code, t)])
         case .system(let operation, let code): return t("cli.error.serviceSystem", ["reason": systemReason(operation, code, t)])
+        }
+    }
+
+    /// Why the guardian pages' certificate could not be made or used.
+    static func tls(_ e: TLSError, _ t: Messages) -> String {
+        switch e {
+        case .gnutls(let call, let code): return t("cli.error.tls.gnutls", ["call": call, "code": String(code)])
+        case .file(let f): return file(f, t)
+        case .damaged(let path): return t("cli.error.tls.damaged", ["path": path])
+        case .keyMismatch(let certificate, let key): return t("cli.error.tls.keyMismatch", ["certificate": certificate, "key": key])
+        case .expired(let path, _): return t("cli.error.tls.expired", ["path": path])
         }
     }
 
@@ -39,6 +51,8 @@ extension ErrorText {
         case .childRemoved(let name): return t("service.log.childRemoved", ["child": name])
         case .setSwitched(let name): return t("service.log.setSwitched", ["child": name])
         case .kioskPage(let name, let url): return t("service.log.kioskPage", ["child": name, "url": url])
+        case .guardianLAN(let url, let fingerprint, let created):
+            return t(created ? "service.log.guardianLANNew" : "service.log.guardianLAN", ["url": url, "fingerprint": fingerprint])
         case .button(let key, let arguments): return button(key, arguments, t)
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])

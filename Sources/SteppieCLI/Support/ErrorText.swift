@@ -6,6 +6,7 @@ import SteppieFiles
 import SteppieService
 import SteppieInput
 import SteppieFeedback
+import SteppieTLS
 import Foundation
 
 /// Turns error values into one line of text in the user's language.
@@ -47,6 +48,7 @@ enum ErrorText {
         case let f as FeedbackError: line = feedback(f, t)
         case let f as FileRefusal: line = file(f, t)
         case let s as ServiceError: line = service(s, t)
+        case let e as TLSError: line = tls(e, t)
         case let s as ServiceFailure: line = serviceFailure(s, t)
         case let b as ButtonDeviceError: line = button(b.catalogKey, b.arguments, t)
         case let e as CatalogLoadError: line = t("cli.error.catalog", ["reason": e.description])
