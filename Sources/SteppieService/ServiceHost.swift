@@ -166,17 +166,6 @@ public final class ServiceHost {
         rescan(now: Monotonic.seconds())
         publishScreens()
         let box = HostBox(self)
-        if let config = httpConfig {
-            var guardian: GuardianWeb?
-            if let g = config.guardian { guardian = try guardianPages(g, box: box) }
-            let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory,
-                                    photosDirectory: config.photosDirectory, board: board,
-                                    bridge: bridge, guardian: guardian) { [bridge] child, op, version in
-                bridge.run { box.host?.kioskPress(child: child, op: op, version: version) ?? (503, "{\"error\":\"stopping\"}") }
-            }
-            try server.start()
-            http = server
-        }
         if let lan = guardianLAN {
             // Its own guardian pages (own sessions, `Secure` cookies): a session opened on the
             // kiosk's loopback pages is never valid on the network, nor the other way round.
@@ -189,6 +178,22 @@ public final class ServiceHost {
             }
             try server.start()
             lanServer = server
+        }
+        if let config = httpConfig {
+            var guardian: GuardianWeb?
+            if var g = config.guardian {
+                // The kiosk's guardian screen shows where the phone finds the pages and the
+                // certificate's fingerprint to compare on the first visit.
+                if let lan = guardianLAN, let url = guardianLANURL { g.lan = (url, lan.fingerprint) }
+                guardian = try guardianPages(g, box: box)
+            }
+            let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory,
+                                    photosDirectory: config.photosDirectory, board: board,
+                                    bridge: bridge, guardian: guardian) { [bridge] child, op, version in
+                bridge.run { box.host?.kioskPress(child: child, op: op, version: version) ?? (503, "{\"error\":\"stopping\"}") }
+            }
+            try server.start()
+            http = server
         }
         log(.listening(socket: socketPath, children: runtimes.keys.compactMap { names[$0] }.sorted()))
         if let http {

@@ -157,7 +157,11 @@ struct GuardianWebTests {
         #expect(routine.colorToken == "color.card.mint" && routine.scheduledTime?.description == "07:40")
         var st = stat()
         #expect(stat(f.photos.path + "/" + asset, &st) == 0 && st.st_mode & 0o777 == 0o600)
-        #expect(f.get("/guardian/child/\(f.child.id.lowercased)/routines", cookie: cookie).text.contains("/photos/\(asset)"))
+        #expect(f.get("/guardian/child/\(f.child.id.lowercased)/routines", cookie: cookie).text.contains("/guardian/photos/\(asset)"))
+        let served = f.get("/guardian/photos/\(asset)", cookie: cookie)
+        #expect(served.status == 200 && served.contentType == "image/png" && served.body == GuardianWebFixture.pngBytes())
+        #expect(f.get("/guardian/photos/\(asset)").status == 303)   // not without a session
+        #expect(f.get("/guardian/photos/..%2Fsteppie.db", cookie: cookie).status == 404)
         // Replacing the photo by the icon removes the file (it would otherwise travel in backups).
         let edited = f.post("/guardian/routine/\(routine.id.lowercased)/edit", cookie: cookie,
                             form: ["titleEn": "Feed the cat", "icon": "apple", "removePhoto": "on", "csrf": csrf])

@@ -75,7 +75,6 @@ class Steppie:
         return done.stdout
 
     def start(self, deadline=15.0):
-        seen = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
         log = open(self.log_path, "a")
         offset = log.tell()  # a restart appends: only this start's lines say it is listening
         self.proc = subprocess.Popen(
@@ -86,11 +85,7 @@ class Steppie:
         end = time.monotonic() + deadline
         while time.monotonic() < end:
             with open(self.log_path) as f:
-<<<<<<< HEAD
-                f.seek(seen)   # this start's lines only (a restart appends to the same log)
-=======
                 f.seek(offset)
->>>>>>> guardian-lan
                 m = re.findall(r"(http://127\.0\.0\.1:\d+/child/[0-9a-f-]{36})", f.read())
             if m:
                 self.url = m[-1]

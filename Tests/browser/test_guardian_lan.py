@@ -180,6 +180,8 @@ def test_a_guardian_signs_in_from_the_phone_and_the_session_cookie_is_secure(mak
         tap(d, 'button[data-pad="enter"]')
         wait_screen(d, "home", 10)
         assert "Mina" in d.find_element(By.TAG_NAME, "main").text
+        # On the phone: no way to the child's screen, no fingerprint box (that is the kiosk's).
+        assert not d.find_elements(By.CSS_SELECTOR, 'a[href="/"]') and not d.find_elements(By.CSS_SELECTOR, "[data-fingerprint]")
         cookie = d.get_cookie("steppie_guardian")
         assert cookie and cookie["secure"] and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
         os.makedirs(ARTIFACTS, exist_ok=True)
@@ -189,3 +191,18 @@ def test_a_guardian_signs_in_from_the_phone_and_the_session_cookie_is_secure(mak
         wait_screen(d, "sign-in", 10)
     finally:
         d.quit()
+
+
+def test_the_kiosks_guardian_screen_shows_the_fingerprint_to_compare(make_steppie, browsers):
+    s = lan(make_steppie)
+    served = served_fingerprint(s)
+    d = browsers()
+    d.get(f"{s.base}/guardian/?lang=en")
+    wait_screen(d, "sign-in", 10)
+    for digit in PIN:
+        tap(d, f'button[data-digit="{digit}"]')
+    tap(d, 'button[data-pad="enter"]')
+    wait_screen(d, "home", 10)
+    shown = d.find_element(By.CSS_SELECTOR, "[data-fingerprint]")
+    assert shown.get_attribute("data-fingerprint") == served and shown.text == served
+    assert f"{lan_base(s)}/guardian/" in d.find_element(By.CSS_SELECTOR, '[data-lan="on"]').text

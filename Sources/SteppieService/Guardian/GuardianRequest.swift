@@ -89,7 +89,8 @@ extension GuardianWeb {
                 let path = "/" + web.path.joined(separator: "/")
                 page.nav = HTMLPage.Nav(
                     csrf: session.csrf,
-                    items: items.map { (href: $0.0, label: t($0.1), current: screen == $0.2) },
+                    // On the home network there is no child screen to go back to.
+                    items: items.filter { !(config.secureCookies && $0.2 == "child") }.map { (href: $0.0, label: t($0.1), current: screen == $0.2) },
                     signOut: t("web.nav.signOut"), languageLabel: t("web.nav.language"),
                     otherLanguages: GuardianWeb.locales.filter { $0 != locale }.map {
                         (tag: $0, label: localizer.text("web.language.name", locale: $0), href: path + "?lang=" + $0)

@@ -45,6 +45,11 @@ extension GuardianWeb {
         <p><button type="submit">\(esc(r.t("web.children.addButton")))</button></p>
         </form></section>
         """
+        if let lan = config.lan, !config.secureCookies {
+            body += "<section aria-labelledby=\"lan-h\" data-lan=\"on\"><h2 id=\"lan-h\">\(esc(r.t("web.lan.title")))</h2>"
+            body += "<p>\(esc(r.t("web.lan.address")))<br><a href=\"\(esc(lan.url))\">\(esc(lan.url))</a></p>"
+            body += "<p>\(esc(r.t("web.lan.fingerprint")))</p><p class=\"fingerprint\" data-fingerprint=\"\(esc(lan.fingerprint))\">\(esc(lan.fingerprint))</p></section>"
+        }
         return r.page(screen: "home", titleKey: "web.home.title", status: status, error: error, body: body)
     }
 

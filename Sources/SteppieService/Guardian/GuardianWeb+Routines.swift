@@ -129,7 +129,7 @@ extension GuardianWeb {
         <span id="photo-hint" class="hint">\(esc(r.t("web.routines.photoHint")))</span></p>
         """
         if case .photo(_, let asset)? = routine?.icon {
-            h += "<p><img src=\"/photos/\(esc(asset))\" alt=\"\(esc(r.t("web.routines.currentPhoto")))\" class=\"photo\" width=\"120\" height=\"120\"></p>"
+            h += "<p><img src=\"/guardian/photos/\(esc(asset))\" alt=\"\(esc(r.t("web.routines.currentPhoto")))\" class=\"photo\" width=\"120\" height=\"120\"></p>"
             h += "<p class=\"check\"><input type=\"checkbox\" id=\"removePhoto\" name=\"removePhoto\" value=\"on\"><label for=\"removePhoto\">\(esc(r.t("web.routines.removePhoto")))</label></p>"
         }
         h += "<p><button type=\"submit\">\(esc(r.t(routine == nil ? "web.routines.addButton" : "web.action.save")))</button></p></form>"
@@ -142,7 +142,7 @@ extension GuardianWeb {
             let label = BuiltinIcons.label(of: name).map(r.title) ?? name
             return "<img src=\"/icons/\(esc(BuiltinIcons.contains(name) ? name : "star")).svg\" alt=\"\(esc(label))\" width=\"48\" height=\"48\" class=\"icon\">"
         case .photo(_, let asset):
-            return "<img src=\"/photos/\(esc(asset))\" alt=\"\(esc(r.t("web.routines.photo")))\" width=\"48\" height=\"48\" class=\"icon photo\">"
+            return "<img src=\"/guardian/photos/\(esc(asset))\" alt=\"\(esc(r.t("web.routines.photo")))\" width=\"48\" height=\"48\" class=\"icon photo\">"
         }
     }
 

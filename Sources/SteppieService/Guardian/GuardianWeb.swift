@@ -1,4 +1,5 @@
 import Foundation
+import SteppieBackup
 import SteppieCore
 import SteppieLocalization
 import SteppieSecurity
@@ -42,6 +43,9 @@ public final class GuardianWeb: Sendable {
         public var secureCookies: Bool
         public var play: Player
         public var say: Speaker
+        /// The guardian pages on the home network (`--guardian-lan`): their address and the
+        /// certificate's SHA-256 fingerprint, shown on the home page of the kiosk's pages.
+        public var lan: (url: String, fingerprint: String)?
 
         public init(databasePath: String, timeZone: TimeZone, localizer: Localizer, secureClock: any SecureClock,
                     clock: any WallClock, defaultLocale: String, photosDirectory: URL?, secureCookies: Bool = false,
@@ -142,6 +146,7 @@ public final class GuardianWeb: Sendable {
             return .seeOther("/guardian/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 2, "children") where path[1] == "add": return addChild(&r)
         case ("GET", 1, "l10n"): return l10nPage(r)
+        case ("GET", 2, "photos"): return photo(r, name: path[1])
         case ("POST", 2, "l10n") where path[1] == "play": return l10nPlay(r)
         case (_, 3, "child"):
             guard let id, let child = try? r.store.child(id: id) else { return notFound(r) }
@@ -307,6 +312,15 @@ public final class GuardianWeb: Sendable {
         } catch {
             return recoverPage(r, status: 500, error: r.pageError(error))
         }
+    }
+
+    /// A routine photo for these pages (behind the session, so it works on the home network too).
+    private func photo(_ r: Request, name: String) -> WebResponse {
+        guard (try? Validator.photoAssetName(name)) != nil, let dir = config.photosDirectory,
+              let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path), data.count <= 2 * Self.maxPhotoBytes,
+              let kind = PhotoContent.recognise(Array(data)) else { return notFound(r) }
+        let type: String = { if case .png = kind { return "image/png" }; return "image/jpeg" }()
+        return WebResponse(status: 200, contentType: type, body: Array(data))
     }
 
     // MARK: Shared answers
