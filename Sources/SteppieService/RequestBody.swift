@@ -12,6 +12,8 @@ final class RequestBody {
     private(set) var overLimit = false
     private(set) var malformed = false
     private(set) var raw: [UInt8] = []
+    /// The limit was lowered to the text limit because the request has no guardian session.
+    var signedOut = false
     private var processor: OpaquePointer?
     private var textBytes = 0
     private(set) var fields: [String: [UInt8]] = [:]
