@@ -387,8 +387,10 @@ def test_oversized_bodies_are_refused_with_413_and_change_nothing(service):
 
 
 def test_an_unauthenticated_upload_cannot_make_the_service_hold_a_large_body(service):
-    """Bodies are read before the session is checked, so their limit is all a stranger meets:
-    the routine-photo routes allow 10 MiB + 64 KiB and the backup route 256 MiB."""
+    """Regression: bodies are read before the session is checked, and the photo routes allowed
+    anyone 10 MiB + 64 KiB, the backup route 256 MiB, all held in memory (a 48 MiB upload from a
+    stranger grew the service by 65 MiB; 32 at once from one address, by gigabytes). Without a
+    session a body is now held to the text limit (64 KiB) and answered with the sign-in page."""
     svc = service()
     before = svc.dump()
     rss0, _ = svc.memory()
@@ -399,14 +401,32 @@ def test_an_unauthenticated_upload_cannot_make_the_service_hold_a_large_body(ser
             "Content-Type: application/zip\r\n\r\n").encode()
     tail = f"\r\n--{boundary}--\r\n".encode()
     pieces = [head] + [b"PK" * 32768] * (size // 65536) + [tail]
-    r, peak = svc.peak_rss_during(lambda: call(
+    replies = {}
+    replies["48 MiB chunked to /guardian/backup/restore"], peak = svc.peak_rss_during(lambda: call(
         svc.s, "POST", "/guardian/backup/restore", headers + [("Transfer-Encoding", "chunked")], chunked(pieces), timeout=60))
-    print(f"  48 MiB upload to /guardian/backup/restore without a session -> {r.code} in {r.seconds:.1f} s; "
-          f"RSS {rss0:.1f} MiB, peak while it arrived {peak:.1f} MiB")
+    replies["48 MiB declared, not sent"] = call(svc.s, "POST", "/guardian/backup/restore",
+                                                headers + [("Content-Length", str(size))], [], timeout=10)
+    # A guardian whose session ended while choosing a photo: the sign-in page, not a JSON error.
+    photo = multipart([("csrf", b"x" * 64, None, None), ("titleEn", b"Late", None, None),
+                       ("photo", b"\x89PNG\r\n\x1a\n" + b"\0" * (2 * MIB), "p.png", "image/png")], boundary=boundary)
+    replies["2 MiB photo, session ended"] = call(svc.s, "POST", f"/guardian/set/{svc.set_id}/add",
+                                                 headers + [("Cookie", "steppie_guardian=" + "0" * 64)], photo)
+    replies["2 MiB photo, another origin"] = call(svc.s, "POST", f"/guardian/set/{svc.set_id}/add",
+                                                  [("Origin", "http://evil.example"), headers[1]], photo)
+    replies["2 MiB photo, another host"] = call(svc.s, "POST", f"/guardian/set/{svc.set_id}/add",
+                                                headers + [("Host", "evil.example")], photo)
+    for name, r in replies.items():
+        print(f"  {name:44s} -> {r.code} in {r.seconds * 1000:.0f} ms")
+    print(f"  RSS {rss0:.1f} MiB, peak while the 48 MiB arrived {peak:.1f} MiB")
     svc.alive()
-    assert refused(r), r
+    for name in ("48 MiB chunked to /guardian/backup/restore", "48 MiB declared, not sent", "2 MiB photo, session ended"):
+        r = replies[name]
+        assert r.status == 401 and b'data-screen="sign-in"' in r.body, (name, r)
+    assert replies["2 MiB photo, another origin"].status == 403
+    assert replies["2 MiB photo, another host"].status == 421
     assert peak - rss0 < 24, f"a stranger's upload grew the service by {peak - rss0:.0f} MiB"
     assert svc.dump() == before
+    assert os.listdir(svc.assets) == [svc.photo]
 
 
 def test_a_photo_upload_is_read_in_linear_time(service):
