@@ -159,11 +159,18 @@ public final class HTTPServer: @unchecked Sendable {
         // calls bring the body in pieces, then an empty call. The request's body lives in its
         // `state` until libmicrohttpd says the request completed.
         guard let pointer = state.pointee else {
-            let body = RequestBody(limit: Self.bodyLimit(path: url))
+            // Photo and backup bodies are held in memory until the request is answered, and bodies
+            // are read before the session is checked: only a signed-in guardian may send one that
+            // large. Anyone else is held to the text limit and, over it, answered as signed out.
+            var limit = Self.bodyLimit(path: url)
+            let signedOut = limit > RequestBody.textLimit && guardian?.isSignedIn(cookie(c)) != true
+            if signedOut { limit = RequestBody.textLimit }
+            let body = RequestBody(limit: limit)
             state.pointee = Unmanaged.passRetained(body).toOpaque()
             if let length = header(c, "Content-Length").flatMap(Int.init), length > body.limit {
-                return reply(c, 413, json: "{\"error\":\"body too large\"}")
+                return signedOut ? answerSignedOut(c, url: url, method: method) : reply(c, 413, json: "{\"error\":\"body too large\"}")
             }
+            body.signedOut = signedOut
             let type = header(c, "Content-Type")?.lowercased() ?? ""
             if method == "POST", url.hasPrefix("/guardian/"),
                type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data") {
@@ -178,7 +185,9 @@ public final class HTTPServer: @unchecked Sendable {
             return MHD_Result.YES
         }
         body.finish()
-        if body.overLimit { return reply(c, 413, json: "{\"error\":\"body too large\"}") }
+        if body.overLimit {
+            return body.signedOut ? answerSignedOut(c, url: url, method: method) : reply(c, 413, json: "{\"error\":\"body too large\"}")
+        }
         guard let host = header(c, "Host"), allowedHosts.contains(host.lowercased()) else {
             return reply(c, 421, json: "{\"error\":\"unknown host\"}")
         }
@@ -192,14 +201,26 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// A large form from a browser without a guardian session: answered as the guardian pages answer
+    /// any form without one (the sign-in page, 401; 403 from another origin), without its body.
+    private func answerSignedOut(_ c: OpaquePointer, url: String, method: String) -> MHD_Result {
+        guard let host = header(c, "Host"), allowedHosts.contains(host.lowercased()) else {
+            return reply(c, 421, json: "{\"error\":\"unknown host\"}")
+        }
+        let parts = url.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        return guardianPage(c, method: method, parts: parts, body: RequestBody(limit: 0))
+    }
+
+    private func cookie(_ c: OpaquePointer) -> String? {
+        MHD_lookup_connection_value(c, .COOKIE_KIND, GuardianWeb.cookieName).map { String(cString: $0) }
+    }
+
     /// A guardian page: the request read into a `WebRequest`, answered by `GuardianWeb`.
     private func guardianPage(_ c: OpaquePointer, method: String, parts: [String], body: RequestBody) -> MHD_Result {
         guard let guardian else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
         guard method == "GET" || method == "POST" else { return reply(c, 405, json: "{\"error\":\"method not allowed\"}") }
         var cookies: [String: String] = [:]
-        if let session = MHD_lookup_connection_value(c, .COOKIE_KIND, GuardianWeb.cookieName) {
-            cookies[GuardianWeb.cookieName] = String(cString: session)
-        }
+        if let session = cookie(c) { cookies[GuardianWeb.cookieName] = session }
         let form = body.textFields()
         let request = WebRequest(method: method, path: parts, query: arguments(c), cookies: cookies, form: form, files: body.files,
                                  malformedBody: body.malformed, secure: mode == .guardianLAN, sameOrigin: method == "GET" || sameOrigin(c),
@@ -419,5 +440,14 @@ public final class HTTPServer: @unchecked Sendable {
         headers["Cache-Control"] = "no-store"
         for (k, v) in headers { _ = MHD_add_response_header(response, k, v) }
         return MHD_queue_response(c, 200, response)
+    }
+}
+
+extension GuardianWeb {
+    /// Whether a cookie names a live session (touched, as the request itself will touch it): the
+    /// HTTP server lets only signed-in browsers send bodies over the text limit.
+    func isSignedIn(_ token: String?) -> Bool {
+        let now = config.secureClock.now()
+        return inner.withLock { $0.sessions.use(token, at: now) != nil }
     }
 }

@@ -12,6 +12,8 @@ final class RequestBody {
     private(set) var overLimit = false
     private(set) var malformed = false
     private(set) var raw: [UInt8] = []
+    /// The limit was lowered to the text limit because the request has no guardian session.
+    var signedOut = false
     private var processor: OpaquePointer?
     private var textBytes = 0
     private(set) var fields: [String: [UInt8]] = [:]
@@ -78,11 +80,12 @@ final class RequestBody {
             malformed = true
             return false
         }
-        let chunk = bytes.map(Array.init) ?? []
+        let chunk = bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
         if let filename {
-            var file = files[key] ?? UploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [])
-            file.bytes += chunk
-            files[key] = file
+            // Appended in place: a copy of the file taken out of the dictionary would make every
+            // piece copy the whole file so far (quadratic: minutes for a 48 MiB upload).
+            files[key, default: UploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [])]
+                .bytes.append(contentsOf: chunk)
             return true
         }
         textBytes += chunk.count
@@ -90,7 +93,7 @@ final class RequestBody {
             overLimit = true
             return false
         }
-        fields[key, default: []] += chunk
+        fields[key, default: []].append(contentsOf: chunk)
         return true
     }
 }
