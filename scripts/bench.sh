@@ -12,6 +12,9 @@ export STEPPIE_BENCH_ROWS="$rows"
 scripts/with-pulse.sh .build/release/steppie-bench startup
 scripts/with-pulse.sh .build/release/steppie-bench-feedback
 scripts/with-pulse.sh .build/release/steppie-bench-service
+# A tap in Chromium on the kiosk page vs a Space in the terminal screen (issue 13).
+. scripts/browser-env.sh
+STEPPIE_BIN=.build/release/steppie SE_OFFLINE=true scripts/with-pulse.sh "$VENV/bin/python" Tests/browser/bench_tap.py 100
 .build/release/steppie-bench scale
 .build/release/steppie-bench-backup
 echo
