@@ -20,6 +20,18 @@ public struct MessageTemplate: Sendable, Hashable {
 
     /// Parses `source`, throwing a ``TemplateSyntaxError`` that names the offending position.
     public init(parsing source: String) throws(TemplateSyntaxError) {
+        // Every catalog string is parsed when the catalogs load (each command's start): a pass
+        // over the UTF-8 bytes handles the valid ones; anything it doubts goes to the parser over
+        // characters, which finds the error and its position.
+        if let fast = FastTemplateParser.parse(source) {
+            segments = fast
+        } else {
+            segments = try TemplateParser(source).parse()
+        }
+    }
+
+    /// Parses with the character parser only (tests compare it with the fast path).
+    init(parsingByCharacters source: String) throws(TemplateSyntaxError) {
         segments = try TemplateParser(source).parse()
     }
 
@@ -102,6 +114,61 @@ public struct TemplateSyntaxError: Error, Equatable, Sendable, CustomStringConve
 }
 
 /// A single-pass scanner over the characters of a template.
+/// The byte-level pass of `MessageTemplate(parsing:)`: braces are ASCII, so UTF-8 bytes can be cut
+/// at them. Returns nil for anything that is not plainly valid (the character parser decides).
+private enum FastTemplateParser {
+    static func parse(_ source: String) -> [MessageTemplate.Segment]? {
+        let bytes = Array(source.utf8)
+        guard bytes.contains(where: { $0 == 0x7B || $0 == 0x7D }) else { return source.isEmpty ? [] : [.literal(source)] }
+        var segments: [MessageTemplate.Segment] = []
+        var literal: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            let next: UInt8? = i + 1 < bytes.count ? bytes[i + 1] : nil
+            if c == 0x7B && next == 0x7B {
+                literal.append(0x7B); i += 2
+            } else if c == 0x7D && next == 0x7D {
+                literal.append(0x7D); i += 2
+            } else if c == 0x7D {
+                return nil
+            } else if c == 0x7B {
+                guard let close = bytes[(i + 1)...].firstIndex(of: 0x7D) else { return nil }
+                let body = bytes[(i + 1)..<close]
+                if body.contains(0x7B) { return nil }
+                if !literal.isEmpty {
+                    segments.append(.literal(String(decoding: literal, as: UTF8.self)))
+                    literal.removeAll(keepingCapacity: true)
+                }
+                guard let segment = placeholder(body) else { return nil }
+                segments.append(segment)
+                i = close + 1
+            } else {
+                literal.append(c); i += 1
+            }
+        }
+        if !literal.isEmpty { segments.append(.literal(String(decoding: literal, as: UTF8.self))) }
+        return segments
+    }
+
+    private static func placeholder(_ body: ArraySlice<UInt8>) -> MessageTemplate.Segment? {
+        func text(_ slice: ArraySlice<UInt8>) -> String { String(decoding: slice, as: UTF8.self).trimmingSpaces() }
+        if !body.contains(0x7C), let at = body.firstIndex(of: 0x40) {
+            let name = text(body[body.startIndex..<at]), key = text(body[(at + 1)...])
+            guard !name.isEmpty, MessageTemplate.isValidName(name), CatalogKey.isValid(key) else { return nil }
+            return .counted(name: name, key: key)
+        }
+        guard let bar = body.firstIndex(of: 0x7C) else {
+            let name = text(body)
+            guard !name.isEmpty, MessageTemplate.isValidName(name) else { return nil }
+            return .placeholder(name: name, particle: nil)
+        }
+        let name = text(body[body.startIndex..<bar]), particle = text(body[(bar + 1)...])
+        guard !name.isEmpty, MessageTemplate.isValidName(name), !particle.isEmpty else { return nil }
+        return .placeholder(name: name, particle: particle)
+    }
+}
+
 private struct TemplateParser {
     let chars: [Character]
 
