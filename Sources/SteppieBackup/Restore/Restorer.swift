@@ -41,6 +41,8 @@ public struct Restorer: Sendable {
         plan.scope = Self.scope(target, loaded: loaded, holdings: holdings)
         if case .child(_, _, let name, _) = target, let scope = plan.scope {
             plan.childNames = [name]
+            // The device's PIN stays: a new one is needed only when there is none.
+            plan.needsNewPin = !(try storeCall { try store.guardianState() }.hasPin)
             // Only that child's rows go; the photos counted are the files its routines show.
             plan.replacing = BackupCounts(children: scope.replaced.count, routineSets: scope.replaced.reduce(0) { $0 + $1.sets.count },
                                           routines: scope.replaced.reduce(0) { $0 + $1.routines },
@@ -69,8 +71,7 @@ public struct Restorer: Sendable {
             try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
                 try store.replaceChildData(childId: id, newChild: newChild, with: data, at: now)
             } settings: {}
-            let hasPin = (try? store.guardianState().hasPin) ?? false
-            return RestoreReport(plan: plan, needsNewPin: !hasPin)
+            return RestoreReport(plan: plan, needsNewPin: plan.needsNewPin)
         }
     }
 
