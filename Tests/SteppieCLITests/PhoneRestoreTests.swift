@@ -211,3 +211,21 @@ import Testing
         #expect(!h.tree().contains { $0.contains(".steppie-restore-") })
     }
 }
+
+/// On a terminal the restore asks which child a phone backup replaces (a number or a name).
+@Suite(.serialized) struct PhoneRestoreAskTests {
+    @Test func onATerminalTheRestoreAsksWhichChild() throws {
+        let (h, archive) = try PhoneRestoreTests.twoChildren()
+        let mina = PhoneRestoreTests.rows(of: "Mina", h)
+        let t = ChildModeTmuxTests.Tmux()
+        let command = "STEPPIE_DB='\(h.db)' \(CLIHarness.binary) backup restore '\(archive)' --locale en; echo EXITED $?; sleep 30"
+        t.run(["new-session", "-d", "-s", "child", "-x", "160", "-y", "40", command])
+        #expect(t.waitFor("Name or number:"), "\(t.screen())")
+        #expect(t.screen().contains("Which child should it replace?"))
+        let joonNumber = t.screen().contains("1. Joon") ? "1" : "2"
+        t.keys(joonNumber, "Enter")
+        #expect(t.waitFor("EXITED 0"), "\(t.screen())")
+        #expect(t.screen().contains("Restored into Joon: 2 routines, 1 log entry and 1 photo."), "\(t.screen())")
+        #expect(PhoneRestoreTests.rows(of: "Mina", h) == mina)
+    }
+}
