@@ -74,6 +74,11 @@ public enum BackupError: Error, Equatable, Sendable {
     case duplicateChildName(String)
 
     // Restore.
+    /// A phone backup holds one child's data and the device has several children: the caller must
+    /// say which one it replaces (`--child`); nothing changed.
+    case childRequired(children: [String])
+    /// A child was named for a Linux backup, which replaces the whole device; nothing changed.
+    case childForDeviceBackup
     /// The confirmation (guardian PIN) was declined; nothing changed.
     case cancelled
     /// The store refused the data; everything was put back.

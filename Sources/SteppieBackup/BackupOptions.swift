@@ -76,8 +76,12 @@ public struct RestoreOptions: Sendable {
     public var defaultChildName: String
     /// Test hook: fail right after this step.
     public var failAt: RestoreStep?
+    /// For a phone backup: the child (name or id) whose data it replaces; a name no child has makes
+    /// a new child. Nil: the only child (none: a new child named `defaultChildName`; several:
+    /// `BackupError.childRequired` unless the restore is given a way to ask). Refused for a Linux backup.
+    public var child: String?
 
-    public init(defaultChildName: String, limits: BackupLimits = BackupLimits(), failAt: RestoreStep? = nil) {
-        self.defaultChildName = defaultChildName; self.limits = limits; self.failAt = failAt
+    public init(defaultChildName: String, limits: BackupLimits = BackupLimits(), failAt: RestoreStep? = nil, child: String? = nil) {
+        self.defaultChildName = defaultChildName; self.limits = limits; self.failAt = failAt; self.child = child
     }
 }

@@ -42,6 +42,36 @@ public struct RestorePlan: Sendable, Equatable, Codable {
     /// confirmation can name them.
     public var childNames: [String]?
     public var setNames: [LocalizedText]?
+    /// Where a restore puts the backup and what it replaces and keeps, child by child (restore only).
+    public var scope: RestoreScope?
+}
+
+/// What one child holds, as a restore's confirmation names it.
+public struct ChildContents: Sendable, Equatable, Codable {
+    public var name: String
+    public var archived: Bool
+    /// The child's sets that are not deleted, by name.
+    public var sets: [LocalizedText]
+    public var routines: Int
+    public var dailyLogs: Int
+    public var photos: Int
+}
+
+/// Where a restore puts a backup: a Linux backup replaces the device (every child); a phone
+/// backup (one child's data) replaces one child and keeps the others.
+public struct RestoreScope: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case device, child }
+    public var kind: Kind
+    /// The child a phone backup goes into; nil for a device restore.
+    public var child: String?
+    /// True when that child is not on the device yet and will be added.
+    public var newChild: Bool
+    /// What is replaced, child by child (every child, archived ones too, for a device restore).
+    public var replaced: [ChildContents]
+    /// The children that stay exactly as they are.
+    public var kept: [String]
+    /// What the backup brings, child by child.
+    public var incoming: [ChildContents]
 }
 
 /// The result of a successful restore.

@@ -163,16 +163,27 @@ public final class ChildModeRuntime {
             events.record("undone", routine: focus, state: state, at: now)
         case .undoFailed where before.saving != nil:
             events.record("undoFailed", routine: focus, state: state, at: now)
-        case .undoPressed where state.notice == .undoRefused && before.notice != .undoRefused:
-            events.record("undoRefused", routine: focus, state: state, at: now)
+        case .undoPressed:
+            // Every refused press is said, the second one too (the notice was already showing).
+            if before.saving == nil, state.saving == nil, state.notice == .undoRefused {
+                events.record("undoRefused", routine: focus, state: state, at: now)
+            }
+            recordTransitions(before: before, focus: focus, at: now)
         case .planChanged where state.plan != before.plan:
             events.record("planChanged", routine: focus, state: state, at: now)
-            if state.focus != before.focus { events.record("focus", routine: focus, state: state, at: now) }
+            if state.focus != before.focus, let focus { events.record("focus", routine: focus, state: state, at: now) }
         default:
-            if state.day != before.day { events.record("dayChanged", routine: focus, state: state, at: now) }
-            if state.focus != before.focus { events.record("focus", routine: focus, state: state, at: now) }
-            if state.isAllDone && !before.isAllDone { events.record("allDone", routine: nil, state: state, at: now) }
+            recordTransitions(before: before, focus: focus, at: now)
         }
+    }
+
+    /// A new day, a new focus, all done. A focus is told only with its card: at midnight nothing is
+    /// focused until the new day's plan arrives, and then its first card is the focus event.
+    private func recordTransitions(before: ChildModeState, focus: Routine?, at now: Date) {
+        guard let events else { return }
+        if state.day != before.day { events.record("dayChanged", routine: focus, state: state, at: now) }
+        if state.focus != before.focus, let focus { events.record("focus", routine: focus, state: state, at: now) }
+        if state.isAllDone && !before.isAllDone { events.record("allDone", routine: nil, state: state, at: now) }
     }
 
     private func recordCue(_ cue: ChildCue) {

@@ -83,7 +83,9 @@ import SteppieSecurity
     }
     """
 
-    @Test func androidBackupRestoresAndItsPinHashesAreCleared() throws {
+    /// A phone backup holds one child's data: on a device with two children it replaces the one
+    /// named and keeps the other, the device's PIN and language; the phone's PIN hashes are dropped.
+    @Test func androidBackupRestoresIntoOneChildAndItsPinHashesAreDropped() throws {
         let f = try BackupFixture()
         try f.populate()
         let data = Array(Self.android.utf8)
@@ -96,21 +98,31 @@ import SteppieSecurity
             TestEntry(name: "assets/routine-photo-8a5b6b1a.jpg", bytes: jpeg()),
         ])
         #expect(try run(["unzip", "-v", archive.path]).output.contains("Defl:N"))
-        let report = try Restorer(options: RestoreOptions(defaultChildName: "Mina"))
+        let joon = try f.store.resolveChild("준호 \"J\" \\ /")
+        let joonSets = try f.store.sets(childId: joon.id)
+        let joonPhoto = "routine-photo-\(joon.id.uuidString.prefix(8)).jpg"
+        let before = try f.store.deviceSettings()
+        // Several children and none named: refused before anything is written.
+        #expect(throws: BackupError.childRequired(children: ["Mina", "준호 \"J\" \\ /"])) {
+            try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+                .restore(archive: archive, into: f.store, assetsDirectory: f.assets, at: f.now, confirm: { _ in true })
+        }
+        let report = try Restorer(options: RestoreOptions(defaultChildName: "Child", child: "mina"))
             .restore(archive: archive, into: f.store, assetsDirectory: f.assets, at: f.now, confirm: { plan in
                 #expect(plan.sourcePlatform == .android)
-                #expect(plan.needsNewPin)
+                #expect(plan.scope?.kind == .child && plan.scope?.child == "Mina" && plan.scope?.kept == ["준호 \"J\" \\ /"])
+                #expect(plan.scope?.replaced.map(\.name) == ["Mina"] && plan.scope?.replaced.first?.photos == 1)
+                #expect(!plan.needsNewPin)
                 #expect(plan.photosReplaced == 1)
                 return true
             })
-        #expect(report.needsNewPin)
-        let settings = try #require(try f.store.deviceSettings())
-        #expect(settings.guardianPinHash == nil && settings.recoveryCodeHash == nil)
-        #expect(settings.locale == "ko-KR")
-        let child = try f.store.resolveChild(nil)
+        #expect(!report.needsNewPin)
+        #expect(try f.store.deviceSettings() == before)
+        let child = try f.store.resolveChild("Mina")
         #expect(child.displayName == "Mina")
         #expect(child.profile.intensity == .strong && child.profile.ttsEnabled == false && child.profile.ttsRate == 1.0)
-        #expect(child.profile.undoDurationSeconds == 10)
+        #expect(child.profile.undoDurationSeconds == 10 && child.profile.locale == nil)
+        #expect(try f.store.sets(childId: joon.id) == joonSets)
         let sets = try f.store.sets(childId: child.id)
         #expect(sets.count == 2)
         // Both were active: the most recently updated one wins.
@@ -122,7 +134,9 @@ import SteppieSecurity
         #expect(routine3.icon == .fallback)
         let routine2 = try f.store.routine(id: id2)
         #expect(routine2.icon == .photo(localAssetId: "8a5b6b1a-1c47-4f43-a4a3-8b8a64b56921", backupAssetName: "routine-photo-8a5b6b1a.jpg"))
-        #expect(try f.assetFiles() == ["routine-photo-8a5b6b1a.jpg": Data(jpeg())])
+        // Mina's old photo went with her routines; Joon's stays.
+        #expect(try f.assetFiles().keys.sorted() == [joonPhoto, "routine-photo-8a5b6b1a.jpg"].sorted())
+        #expect(try f.assetFiles()["routine-photo-8a5b6b1a.jpg"] == Data(jpeg()))
         let day = try #require(LocalDay("2026-03-01"))
         let log = try #require(try f.store.log(day: day, routineId: id1))
         #expect(log.status == .completed && log.completedAt == Timestamp.parse("2026-02-28T22:31:00Z"))

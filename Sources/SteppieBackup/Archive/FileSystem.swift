@@ -9,6 +9,14 @@ enum FileSystem {
         }
     }
 
+    /// A second name for a file (`link(2)`): the photos a restore keeps go into the new folder
+    /// without a copy, and the old folder still has them until the commit.
+    static func link(_ from: URL, to: URL) throws {
+        guard Foundation.link(from.path, to.path) == 0 else {
+            throw BackupError.fileSystem(path: to.path, reason: "link to \(from.lastPathComponent): \(String(cString: strerror(errno)))")
+        }
+    }
+
     static func remove(_ url: URL) throws {
         do { try FileManager.default.removeItem(at: url) } catch {
             throw BackupError.fileSystem(path: url.path, reason: error.localizedDescription)

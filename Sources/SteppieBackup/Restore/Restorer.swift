@@ -16,7 +16,13 @@ public struct Restorer: Sendable {
     /// (the CLI asks for the guardian PIN there); returning false cancels with nothing changed.
     /// Before the confirmation the archive is only read (photos are checked, not written); the
     /// photos are extracted into the owner-only staging folder only after it.
+    ///
+    /// A Linux backup replaces the device. A phone backup (iOS, Android) holds one child's data and
+    /// replaces only that child (`RestoreOptions.child`, else the only child); with several children
+    /// and no child named, `chooseChild` is asked with their names and answers with a name, or — when
+    /// it is nil — the restore throws `BackupError.childRequired`.
     public func restore(archive: URL, into store: Store, assetsDirectory: URL, at now: Date,
+                        chooseChild: (([String]) throws -> String)? = nil,
                         confirm: (RestorePlan) throws -> Bool, progress: ProgressHandler? = nil) throws -> RestoreReport {
         let assets = assetsDirectory.standardizedFileURL
         let parent = assets.deletingLastPathComponent()
@@ -27,32 +33,177 @@ public struct Restorer: Sendable {
         // Holds the new photos until the swap, the old ones after it; gone in every outcome.
         let staging = try StagingArea.create(in: parent)
         defer { staging.remove() }
-        let plan = BackupVerifier.plan(loaded, path: archive.path, replacing: try currentCounts(store, assets: assets))
+        let holdings = try storeCall { try store.childHoldings() }
+        let target = try self.target(loaded, store: store, holdings: holdings, chooseChild: chooseChild)
+        var plan = BackupVerifier.plan(loaded, path: archive.path, replacing: try currentCounts(store, assets: assets))
+        plan.childNames = loaded.contents.snapshot.children.map(\.displayName)
+        plan.setNames = loaded.contents.snapshot.routineSets.filter { $0.deletedAt == nil }.map(\.name)
+        plan.scope = Self.scope(target, loaded: loaded, holdings: holdings)
+        if case .child(_, _, let name, _) = target, let scope = plan.scope {
+            plan.childNames = [name]
+            // The device's PIN stays: a new one is needed only when there is none.
+            plan.needsNewPin = !(try storeCall { try store.guardianState() }.hasPin)
+            // Only that child's rows go; the photos counted are the files its routines show.
+            plan.replacing = BackupCounts(children: scope.replaced.count, routineSets: scope.replaced.reduce(0) { $0 + $1.sets.count },
+                                          routines: scope.replaced.reduce(0) { $0 + $1.routines },
+                                          dailyLogs: scope.replaced.reduce(0) { $0 + $1.dailyLogs },
+                                          assets: scope.replaced.reduce(0) { $0 + $1.photos })
+        }
         guard try confirm(plan) else { throw BackupError.cancelled }
 
-        try extractPhotos(loaded, into: staging.newAssets)
-        try replace(loaded.contents.snapshot, store: store, assets: assets, newAssets: staging.newAssets,
-                    oldAssets: staging.oldAssets, progress: progress)
-        return RestoreReport(plan: plan, needsNewPin: loaded.contents.needsNewPin)
+        switch target {
+        case .device:
+            try extractPhotos(loaded, into: staging.newAssets)
+            try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
+                try store.replaceAll(with: loaded.contents.snapshot)
+            } settings: {
+                try store.replaceDeviceSettings(loaded.contents.snapshot.deviceSettings)
+            }
+            return RestoreReport(plan: plan, needsNewPin: loaded.contents.needsNewPin)
+        case .child(let id, let newChild, _, let locale):
+            let holding = holdings.first { $0.id == id }
+            let others = holdings.filter { $0.id != id }.reduce(into: Set<String>()) { $0.formUnion($1.photos) }
+            let dropped = (holding?.photos ?? []).subtracting(others)
+            let kept = try FileSystem.files(in: assets).map(\.name).filter { !dropped.contains($0) }
+            let renamed = try extractPhotos(loaded, into: staging.newAssets, besides: kept, from: assets)
+            var data = Self.childData(loaded.contents.snapshot, renamed: renamed)
+            data.profile.locale = locale
+            try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
+                try store.replaceChildData(childId: id, newChild: newChild, with: data, at: now)
+            } settings: {}
+            return RestoreReport(plan: plan, needsNewPin: plan.needsNewPin)
+        }
+    }
+
+    /// Where the backup goes.
+    enum Target {
+        case device
+        /// A phone backup into the child `id` (`newChild` is inserted first when it is not there);
+        /// `locale` is the language the child keeps (a new child takes the phone's).
+        case child(id: UUID, newChild: Child?, name: String, locale: String?)
+    }
+
+    private func target(_ loaded: LoadedBackup, store: Store, holdings: [ChildHoldings],
+                        chooseChild: (([String]) throws -> String)?) throws -> Target {
+        guard loaded.manifest.sourcePlatform != .linux else {
+            if let child = options.child, !child.isEmpty { throw BackupError.childForDeviceBackup }
+            return .device
+        }
+        let incoming = loaded.contents.snapshot.children.first
+        func existing(_ child: Child) -> Target {
+            .child(id: child.id, newChild: nil, name: child.displayName, locale: child.profile.locale)
+        }
+        func new(_ rawName: String) throws -> Target {
+            let name = rawName.trimmingCharacters(in: .whitespaces)
+            do { try Validator.childName(name) } catch let v as ContractViolation { throw BackupError.store(.invalid(v)) }
+            var profile = incoming?.profile ?? FeedbackProfile()
+            profile.locale = loaded.contents.snapshot.deviceSettings?.locale
+            let child = Child(id: incoming?.id ?? UUID(), displayName: name, profile: profile, createdAt: incoming?.createdAt ?? Date())
+            return .child(id: child.id, newChild: child, name: name, locale: profile.locale)
+        }
+        let active = holdings.filter { !$0.archived }
+        var selector = options.child.flatMap { $0.isEmpty ? nil : $0 }
+        if selector == nil {
+            switch active.count {
+            case 0: return try new(options.defaultChildName)
+            case 1: return existing(try store.child(id: active[0].id))
+            default:
+                guard let chooseChild else { throw BackupError.childRequired(children: active.map(\.name)) }
+                selector = try chooseChild(active.map(\.name))
+            }
+        }
+        let wanted = selector ?? ""
+        do {
+            return existing(try store.resolveChild(wanted))
+        } catch StoreError.childNotFound {
+            return try new(wanted)
+        }
+    }
+
+    /// The confirmation's names and counts: what goes, what stays, what comes.
+    static func scope(_ target: Target, loaded: LoadedBackup, holdings: [ChildHoldings]) -> RestoreScope {
+        func contents(_ h: ChildHoldings) -> ChildContents {
+            ChildContents(name: h.name, archived: h.archived, sets: h.sets, routines: h.routines, dailyLogs: h.dailyLogs, photos: h.photos.count)
+        }
+        let s = loaded.contents.snapshot
+        func incoming(_ child: Child, name: String) -> ChildContents {
+            let sets = s.routineSets.filter { $0.childId == child.id }
+            let setIds = Set(sets.map(\.id))
+            let routines = s.routines.filter { setIds.contains($0.routineSetId) }
+            var photos = Set<String>()
+            for r in routines { if case .photo(_, let asset) = r.icon { photos.insert(asset) } }
+            return ChildContents(name: name, archived: child.archivedAt != nil, sets: sets.filter { $0.deletedAt == nil }.map(\.name),
+                                 routines: routines.count, dailyLogs: s.dailyLogs.filter { setIds.contains($0.routineSetId) }.count,
+                                 photos: photos.count)
+        }
+        switch target {
+        case .device:
+            return RestoreScope(kind: .device, child: nil, newChild: false, replaced: holdings.map(contents), kept: [],
+                                incoming: s.children.map { incoming($0, name: $0.displayName) })
+        case .child(let id, let newChild, let name, _):
+            return RestoreScope(kind: .child, child: name, newChild: newChild != nil,
+                                replaced: holdings.filter { $0.id == id }.map(contents),
+                                kept: holdings.filter { $0.id != id }.map(\.name),
+                                incoming: s.children.first.map { [incoming($0, name: name)] } ?? [])
+        }
+    }
+
+    /// The phone backup's one child as `ChildData`, photo icons following any renamed file.
+    static func childData(_ s: Snapshot, renamed: [String: String]) -> ChildData {
+        var routines = s.routines
+        for i in routines.indices {
+            if case .photo(let id, let asset) = routines[i].icon, let new = renamed[asset] {
+                routines[i].icon = .photo(localAssetId: id, backupAssetName: new)
+            }
+        }
+        return ChildData(profile: s.children.first?.profile ?? FeedbackProfile(), sets: s.routineSets, routines: routines, logs: s.dailyLogs)
     }
 
     /// The second pass over the archive: every photo is read and recognised again (the file is
     /// the one checked, still open) and written 0600 into the 0700 folder `directory`.
     private func extractPhotos(_ loaded: LoadedBackup, into directory: URL) throws {
+        _ = try extractPhotos(loaded, into: directory, besides: [], from: directory)
+    }
+
+    /// The same, beside the photos `kept` of the folder `current`, which get a second name in
+    /// `directory` (a link, no copy). A backup photo whose name a kept photo has is shared when the
+    /// bytes are the same, else written under a new name; returns the renames (old → new).
+    private func extractPhotos(_ loaded: LoadedBackup, into directory: URL, besides kept: [String], from current: URL) throws -> [String: String] {
         try StagingArea.files(directory.path) { _ = try OwnerOnly.createDirectories(directory.path) }
+        let keptNames = Set(kept)
+        for name in kept {
+            try FileSystem.link(current.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        var renamed: [String: String] = [:]
         for (name, entry) in loaded.assetEntries {
             let bytes = try ArchiveLoader.photo(loaded.zip, entry, limit: options.limits.maxAssetBytes, budget: nil)
-            let path = directory.appendingPathComponent(name).path
+            var target = name
+            if keptNames.contains(name) {
+                if let existing = FileManager.default.contents(atPath: current.appendingPathComponent(name).path), Array(existing) == Array(bytes) {
+                    continue
+                }
+                let ext = (name as NSString).pathExtension.lowercased()
+                target = "routine-photo-\(UUID().uuidString.lowercased()).\(ext)"
+                renamed[name] = target
+            }
+            let path = directory.appendingPathComponent(target).path
             try StagingArea.files(path) {
                 let fd = try OwnerOnly.openForWriting(path, exclusive: true)
                 defer { close(fd) }
                 try bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
             }
         }
+        return renamed
     }
 
-    private func replace(_ snapshot: Snapshot, store: Store, assets: URL, newAssets: URL, oldAssets: URL,
-                         progress: ProgressHandler?) throws {
+    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as SQLiteError { throw BackupError.store(.sqlite(e)) }
+    }
+
+    /// Runs `rows` and `settings`, then swaps the photo folders, all inside one transaction that
+    /// commits last; any failure puts everything back.
+    private func replace(store: Store, assets: URL, newAssets: URL, oldAssets: URL, progress: ProgressHandler?,
+                         rows: () throws -> Void, settings: () throws -> Void) throws {
         var step = RestoreStep.database
         var movedOld = false, movedNew = false
         func ran(_ done: RestoreStep) throws {
@@ -63,10 +214,10 @@ public struct Restorer: Sendable {
         do {
             // The transaction commits last: until then every step can be undone.
             try store.db.transaction {
-                try store.replaceAll(with: snapshot)
+                try rows()
                 try ran(.database)
                 step = .settings
-                try store.replaceDeviceSettings(snapshot.deviceSettings)
+                try settings()
                 try ran(.settings)
                 step = .assets
                 if FileSystem.exists(assets) {

@@ -14,11 +14,14 @@ enum ChildCommand {
         let keysPath = c.invocation.value("--keys-from") ?? (isatty(STDIN_FILENO) == 1 ? nil : "-")
         let keys = try keysPath.map(KeyScriptReader.init(path:))
         let interactive = keys == nil && isatty(STDOUT_FILENO) == 1
-        let events = try c.invocation.value("--events").map {
-            try EventLog.open($0, zone: store.timeZone, locale: c.text.locale)
-        }
+        // The child's language decides the screen, the events and the speech alike; the guardian's
+        // (the command's) is kept for the fault lines on standard error.
         let locale = child.profile.locale ?? c.text.locale
-        let screen = ChildScreen(text: c.text, locale: locale, color: c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
+        let childText = c.messages(in: locale)
+        let events = try c.invocation.value("--events").map {
+            try EventLog.open($0, zone: store.timeZone, locale: locale)
+        }
+        let screen = ChildScreen(text: childText, locale: locale, color: c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
         let hasPin = (try store.deviceSettings())?.guardianPinHash != nil
         // A screen in a terminal attaches to the service when one runs on this database: it then
         // shows the service's runtime (the same as every other screen), and the sound is the service's.

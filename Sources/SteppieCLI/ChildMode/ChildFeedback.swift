@@ -17,7 +17,7 @@ enum ChildFeedback {
         let recordings = RecordingCache(store: try c.store(), describe: describe, report: report)
         let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings,
                                       startupProbe: c.env.variables["STEPPIE_STARTUP_PROBE"], describe: describe, report: report)
-        let player = CombinedCuePlayer([sound, StatusLinePlayer(c: c, locale: locale, printing: !quiet)])
+        let player = CombinedCuePlayer([sound, StatusLinePlayer(c: c, text: c.messages(in: locale), locale: locale, printing: !quiet)])
         return (player, { do { try engine.output.close() } catch { report(ErrorText.line(error, c.text)) } })
     }
 
@@ -34,18 +34,21 @@ enum ChildFeedback {
 /// Prints the on-screen line of every cue (for runs without a screen: pipes, CI, logs).
 final class StatusLinePlayer: CuePlayer {
     private let c: Context
+    /// The child's language, like the screen and the speech.
+    private let text: Messages
     private let locale: String
     private let printing: Bool
 
-    init(c: Context, locale: String, printing: Bool) {
+    init(c: Context, text: Messages, locale: String, printing: Bool) {
         self.c = c
+        self.text = text
         self.locale = locale
         self.printing = printing
     }
 
     func play(_ cue: ChildCue, plan: DayPlan, child: Child) {
         guard printing else { return }
-        c.console.print(StatusLinePlayer.line(cue, plan: plan, text: c.text, locale: locale))
+        c.console.print(StatusLinePlayer.line(cue, plan: plan, text: text, locale: locale))
     }
 
     func update(child: Child) {}

@@ -74,7 +74,7 @@ final class ChildLoop {
                 case .undo:
                     runtime.undo()
                     if runtime.state.notice == .undoRefused, c.invocation.value("--events") != "-" {
-                        c.console.print(c.text("child.undo.refused"))
+                        c.console.print(screen.text("child.undo.refused"))
                     }
                 case .next: runtime.next()
                 case .quit: return false
@@ -116,7 +116,7 @@ final class ChildLoop {
                 if pin.count == 4 {
                     let ok = ChildFeedback.verifyPin(pin, c)
                     pin = ""
-                    overlay = ok ? .gate(pinDigits: nil, message: nil) : .gate(pinDigits: 0, message: c.text("guardian.pin.wrong"))
+                    overlay = ok ? .gate(pinDigits: nil, message: nil) : .gate(pinDigits: 0, message: screen.text("guardian.pin.wrong"))
                 } else {
                     overlay = .gate(pinDigits: pin.count, message: nil)
                 }

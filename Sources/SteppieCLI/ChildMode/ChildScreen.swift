@@ -18,6 +18,7 @@ struct ChildScreen {
     func render(_ state: ChildModeState, child: Child, now: Date, columns: Int, rows: Int, overlay: Overlay = .none) -> [String] {
         let width = max(24, min(columns, 100))
         var lines: [String] = []
+        let celebration = Celebration(child.profile.intensity)
         let title = { (r: Routine) in r.title.resolve(chosen: locale, system: nil) }
         let setName = state.plan.set.map { $0.name.resolve(chosen: locale, system: nil) } ?? ""
         let progress = text("child.progress", ["completed": String(state.shownCompleted), "total": String(state.plan.total)])
@@ -46,13 +47,15 @@ struct ChildScreen {
         } else if state.isWaiting(at: now), let start = state.plan.set?.startTime {
             card = ["", bold(text("child.waiting.title")), "", text("child.waiting.message", ["time": start.description]), ""]
         } else if state.isAllDone && state.undo == nil {
-            card = ["", "★ ★ ★", "", bold(large(text("child.allDone.title"))), "", text("child.allDone.message"), ""]
+            card = [""] + celebration.stars + ["", bold(large(text("child.allDone.title"))), "", text("child.allDone.message"), ""]
         } else if let id = state.focus, let item = state.plan.item(id) {
             cardColor = CardColor(token: item.routine.colorToken)?.rawValue ?? "sky"
             let done = item.isCompleted || state.saving.map { $0.routineId == id } == true
-            card = ["", text(done ? "child.done.label" : "child.current.label"), "",
-                    bold((done ? "✓ " : "") + large(title(item.routine))), "[\(iconLabel(item.routine.icon))]", ""]
-            if state.isAllDone { card += [bold(text("child.allDone.title")), ""] }
+            card = ["", text(done ? "child.done.label" : "child.current.label"), ""]
+            card += done ? celebration.done(title: bold(large(title(item.routine))))
+                         : [bold(large(title(item.routine)))]
+            card += ["[\(iconLabel(item.routine.icon))]", ""]
+            if state.isAllDone { card += celebration.stars + [bold(text("child.allDone.title")), ""] }
         }
         lines.append(" ┌" + String(repeating: "─", count: inner) + "┐")
         for line in card {
@@ -94,6 +97,35 @@ struct ChildScreen {
         // Never taller than the terminal: drop the order list from the bottom first.
         if lines.count > rows { lines = Array(lines.prefix(max(rows, 1))) }
         return lines
+    }
+
+    /// How a completion is celebrated on the card, by the child's intensity, as the kiosk page
+    /// does (`Web/child.js` celebrate()): strong, the big celebration; normal, a check; quiet, a
+    /// small check; off, none (the card only says it is done).
+    struct Celebration {
+        let intensity: FeedbackIntensity
+
+        init(_ intensity: FeedbackIntensity) { self.intensity = intensity }
+
+        /// The lines of a completed card around its (already drawn) title.
+        func done(title: String) -> [String] {
+            switch intensity {
+            case .strong: ["✦ ★ ✦ ★ ✦", "✔ " + title + " ✔", "✦ ★ ✦ ★ ✦"]
+            case .normal: ["✓ " + title]
+            case .quiet: [title + " ·✓"]
+            case .off: [title]
+            }
+        }
+
+        /// The stars over the all-done message.
+        var stars: [String] {
+            switch intensity {
+            case .strong: ["✦ ★ ✦ ★ ✦ ★ ✦", "★ ★ ★ ★ ★"]
+            case .normal: ["★ ★ ★"]
+            case .quiet: ["★"]
+            case .off: []
+            }
+        }
     }
 
     func iconLabel(_ icon: IconRef) -> String {

@@ -35,21 +35,69 @@ enum BackupCommands {
     }
 
     static func restore(_ c: Context) throws -> Int32 {
+        let dryRun = c.invocation.flag("--dry-run")
+        // A dry run only looks: it never creates a database and needs no PIN.
+        if dryRun { c.lookOnly = true }
         let store = try c.store()
-        let restorer = Restorer(options: RestoreOptions(defaultChildName: c.text("cli.init.defaultChildName")))
-        let report = try restorer.restore(archive: archive(c), into: store,
-                                          assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.db.path),
-                                          at: c.now, confirm: { plan in try confirm(plan, c, store) }, progress: progress(c))
+        let restorer = Restorer(options: RestoreOptions(defaultChildName: c.text("cli.init.defaultChildName"),
+                                                        child: c.invocation.value("--child")))
+        let report: RestoreReport
+        do {
+            report = try restorer.restore(archive: archive(c), into: store,
+                                          assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.db.path), at: c.now,
+                                          chooseChild: askForChild(c),
+                                          confirm: { plan in
+                                              if dryRun {
+                                                  if c.json { _ = try printJSON(plan, c) } else { c.console.print(summary(plan, c)) }
+                                                  return false
+                                              }
+                                              return try confirm(plan, c, store)
+                                          }, progress: progress(c))
+        } catch BackupError.cancelled where dryRun {
+            endProgress(c)
+            if !c.json { c.console.print(c.text("cli.restore.dryRun")) }
+            return 0
+        } catch let e as BackupError {
+            endProgress(c)
+            switch e {
+            case .childRequired, .childForDeviceBackup:
+                // Which child a phone backup replaces is the caller's choice: a usage mistake.
+                c.console.error(ErrorText.backup(e, c.text))
+                return Steppie.exitUsage
+            default: throw e
+            }
+        }
         endProgress(c)
         if c.json { return try printJSON(report, c) }
-        c.console.print(c.text("cli.backup.restored", ["routines": String(report.plan.counts.routines),
-                                                       "logs": String(report.plan.counts.dailyLogs),
-                                                       "assets": String(report.plan.counts.assets)]))
+        let counts: [String: String] = ["routines": String(report.plan.counts.routines), "logs": String(report.plan.counts.dailyLogs),
+                                        "assets": String(report.plan.counts.assets)]
+        if let scope = report.plan.scope, scope.kind == .child, let child = scope.child {
+            c.console.print(c.text("cli.restore.restoredInto", counts.merging(["child": child]) { $1 }))
+            if !scope.kept.isEmpty { c.console.print(c.text("cli.restore.keptAfter", ["children": scope.kept.joined(separator: ", ")])) }
+        } else {
+            c.console.print(c.text("cli.backup.restored", counts))
+        }
         if report.needsNewPin {
-            // Another platform's PIN hash cannot be checked here, so it was cleared; a Linux backup simply had none.
-            c.console.print(c.text(report.plan.sourcePlatform == .linux ? "cli.backup.noPin" : "cli.backup.needsNewPin"))
+            // Another platform's PIN hash cannot be checked here, so it was cleared; a Linux backup
+            // simply had none, and a phone backup into one child leaves the device's PIN alone.
+            c.console.print(c.text(report.plan.sourcePlatform == .linux || report.plan.scope?.kind == .child
+                                   ? "cli.backup.noPin" : "cli.backup.needsNewPin"))
         }
         return 0
+    }
+
+    /// Asks on the terminal which child a phone backup replaces; nil (no asking) without one, so
+    /// the restore stops with a usage error naming `--child` and the children.
+    static func askForChild(_ c: Context) -> (([String]) throws -> String)? {
+        guard isatty(STDIN_FILENO) == 1, !c.invocation.flag("--pin-stdin"), !c.json else { return nil }
+        return { names in
+            c.console.error(c.text("cli.restore.ask"))
+            for (n, name) in names.enumerated() { c.console.error("  \(n + 1). \(name)") }
+            c.console.errorText(c.text("cli.restore.askPrompt") + " ")
+            guard let line = c.env.readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else { throw BackupError.cancelled }
+            if let n = Int(line), names.indices.contains(n - 1) { return names[n - 1] }
+            return line
+        }
     }
 
     /// Shows what will be replaced, then asks for the guardian PIN when one is set.
@@ -68,7 +116,9 @@ enum BackupCommands {
                                                  "created": plan.createdAt, "children": String(plan.counts.children),
                                                  "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs),
                                                  "assets": String(plan.counts.assets)])
-        if let now = plan.replacing {
+        if let scope = plan.scope {
+            text += "\n" + RestoreSummary(text: c.text, resolve: c.resolve).lines(scope).joined(separator: "\n")
+        } else if let now = plan.replacing {
             text += "\n" + c.text("cli.backup.replacing", ["routines": String(now.routines), "logs": String(now.dailyLogs),
                                                            "assets": String(now.assets)])
         }

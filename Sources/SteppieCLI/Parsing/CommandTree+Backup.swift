@@ -6,7 +6,9 @@ extension CommandTree {
                         options: [.value("--out", "FILE", help: "cli.option.backupOut", kind: .outputFile), json]),
             CommandSpec("verify", abstract: "cli.backup.verify.abstract", options: [json],
                         positionals: [PositionalSpec("FILE", help: "cli.argument.backupFile")]),
-            CommandSpec("restore", abstract: "cli.backup.restore.abstract", options: [pinStdin, json],
+            CommandSpec("restore", abstract: "cli.backup.restore.abstract",
+                        options: [.value("--child", "NAME", help: "cli.option.restoreChild"),
+                                  .flag("--dry-run", help: "cli.option.restoreDryRun"), pinStdin, json],
                         positionals: [PositionalSpec("FILE", help: "cli.argument.backupFile")]),
         ]),
     ]

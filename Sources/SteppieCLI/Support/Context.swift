@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieLocalization
 import SteppieStore
 
 /// What a running command gets: the environment, its text, and the database opened on demand.
@@ -44,6 +45,13 @@ public final class Context {
     public func printJSON(_ value: Any) throws {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         console.print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The command's text in another language (a child's), with the same fallback rules.
+    public func messages(in locale: String) -> Messages {
+        guard locale != text.locale, let catalogs = try? env.catalogs.get() else { return text }
+        let localizer = Localizer(catalogs: catalogs, environment: env.variables)
+        return Messages(locale: locale) { key, args in localizer.text(key, locale: locale, args: args) }
     }
 
     /// A localized text resolved in the command's language.

@@ -48,6 +48,8 @@ extension ErrorText {
         case .contract(let entity, let id, let v): return t("cli.backup.error.contract", ["entity": entity, "id": id]) + " " + violation(v, t)
         case .duplicateChildName(let name): return t("cli.error.childNameTaken", ["child": name])
         case .cancelled: return t("cli.backup.error.cancelled")
+        case .childRequired(let children): return t("cli.backup.error.childRequired", ["children": children.joined(separator: ", ")])
+        case .childForDeviceBackup: return t("cli.backup.error.childForDeviceBackup")
         case .store(let s): return store(s, t)
         case .restoreFailed(let step, let reason): return t("cli.backup.error.restoreFailed", ["step": step.rawValue, "reason": reason])
         case .rollbackFailed(let step, let reason, let rollback):

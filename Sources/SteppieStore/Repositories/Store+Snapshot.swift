@@ -30,9 +30,6 @@ extension Store {
     /// that are there again.
     public func replaceAll(with snapshot: Snapshot) throws {
         try validateGroups(snapshot)
-        let stamps = StampFormatter(timeZone: timeZone)
-        func stamp(_ d: Date) -> SQLValue { .text(stamps.format(d)) }
-        func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
         try write {
             let recordings = try db.query("SELECT \(Store.recordingColumns) FROM routine_recordings ORDER BY rowid", [], decodeRecording)
             let schedules = try db.query("SELECT child_id, weekday, start_time, routine_set_id, created_at, updated_at FROM set_schedules ORDER BY rowid") {
@@ -45,40 +42,8 @@ extension Store {
                 DELETE FROM set_schedules; DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
                 DELETE FROM routine_sets; DELETE FROM children;
                 """)
-            let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(19)))")
-            for c in snapshot.children {
-                try validate { try Validator.childName(c.displayName); try Validator.profile(c.profile) }
-                let p = c.profile
-                try child.bind([.text(c.id.lowercased), .text(c.displayName), .text(p.intensity.rawValue), .bool(p.soundEnabled),
-                                .bool(p.ttsEnabled), .bool(p.hapticEnabled), .real(p.ttsRate), .real(p.ttsVolume), .real(p.volumeCap),
-                                .int(p.pitch), .optionalText(p.voiceVariant), .int(p.undoDurationSeconds),
-                                .text(try JSONColumn.encode(p.notificationLeadTimes)), .optionalText(p.quietHoursStart?.description),
-                                .optionalText(p.quietHoursEnd?.description), .optionalText(p.locale),
-                                stamp(c.createdAt), stamp(c.updatedAt), optionalStamp(c.archivedAt)])
-                try child.runToEnd()
-            }
-            let set = try db.statement("INSERT INTO routine_sets (\(Store.setColumns)) VALUES (\(placeholders(8)))")
-            for s in snapshot.routineSets {
-                try set.bind([.text(s.id.lowercased), .text(s.childId.lowercased), .text(try JSONColumn.encode(s.name)), .bool(s.isActive),
-                              .optionalText(s.startTime?.description), stamp(s.createdAt), stamp(s.updatedAt), optionalStamp(s.deletedAt)])
-                try set.runToEnd()
-            }
-            let routine = try db.statement("INSERT INTO routines (\(Store.routineColumns)) VALUES (\(placeholders(12)))")
-            for r in snapshot.routines {
-                try routine.bind([.text(r.id.lowercased), .text(r.routineSetId.lowercased), .optionalText(r.titleKey),
-                                  .text(try JSONColumn.encode(r.title)), .text(try JSONColumn.encode(r.icon)), .text(r.colorToken),
-                                  .int(r.order), .optionalText(r.scheduledTime?.description), .bool(r.isActive),
-                                  stamp(r.createdAt), stamp(r.updatedAt), optionalStamp(r.deletedAt)])
-                try routine.runToEnd()
-            }
-            let log = try db.statement("INSERT INTO daily_logs (\(Store.logColumns)) VALUES (\(placeholders(8)))")
-            for l in snapshot.dailyLogs {
-                try validate { try Validator.log(l) }
-                try log.bind([.text(l.id.lowercased), .text(l.date.description), .text(l.routineId.lowercased),
-                              .text(l.routineSetId.lowercased), .text(l.status.rawValue), optionalStamp(l.completedAt),
-                              stamp(l.createdAt), stamp(l.updatedAt)])
-                try log.runToEnd()
-            }
+            try insertRows(children: snapshot.children, sets: snapshot.routineSets, routines: snapshot.routines,
+                           logs: snapshot.dailyLogs)
             let restored = Set(snapshot.routines.map(\.id))
             for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
             try putBack(guardianRecords, routines: restored)
@@ -92,6 +57,48 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, row)
             }
+        }
+    }
+
+    /// Inserts rows as they are (ids lowercased), checking children and logs against the contract;
+    /// the caller has removed what they replace and runs inside a write.
+    func insertRows(children: [Child], sets: [RoutineSet], routines: [Routine], logs: [DailyLog]) throws {
+        let stamps = StampFormatter(timeZone: timeZone)
+        func stamp(_ d: Date) -> SQLValue { .text(stamps.format(d)) }
+        func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
+        let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(19)))")
+        for c in children {
+            try validate { try Validator.childName(c.displayName); try Validator.profile(c.profile) }
+            let p = c.profile
+            try child.bind([.text(c.id.lowercased), .text(c.displayName), .text(p.intensity.rawValue), .bool(p.soundEnabled),
+                            .bool(p.ttsEnabled), .bool(p.hapticEnabled), .real(p.ttsRate), .real(p.ttsVolume), .real(p.volumeCap),
+                            .int(p.pitch), .optionalText(p.voiceVariant), .int(p.undoDurationSeconds),
+                            .text(try JSONColumn.encode(p.notificationLeadTimes)), .optionalText(p.quietHoursStart?.description),
+                            .optionalText(p.quietHoursEnd?.description), .optionalText(p.locale),
+                            stamp(c.createdAt), stamp(c.updatedAt), optionalStamp(c.archivedAt)])
+            try child.runToEnd()
+        }
+        let set = try db.statement("INSERT INTO routine_sets (\(Store.setColumns)) VALUES (\(placeholders(8)))")
+        for s in sets {
+            try set.bind([.text(s.id.lowercased), .text(s.childId.lowercased), .text(try JSONColumn.encode(s.name)), .bool(s.isActive),
+                          .optionalText(s.startTime?.description), stamp(s.createdAt), stamp(s.updatedAt), optionalStamp(s.deletedAt)])
+            try set.runToEnd()
+        }
+        let routine = try db.statement("INSERT INTO routines (\(Store.routineColumns)) VALUES (\(placeholders(12)))")
+        for r in routines {
+            try routine.bind([.text(r.id.lowercased), .text(r.routineSetId.lowercased), .optionalText(r.titleKey),
+                              .text(try JSONColumn.encode(r.title)), .text(try JSONColumn.encode(r.icon)), .text(r.colorToken),
+                              .int(r.order), .optionalText(r.scheduledTime?.description), .bool(r.isActive),
+                              stamp(r.createdAt), stamp(r.updatedAt), optionalStamp(r.deletedAt)])
+            try routine.runToEnd()
+        }
+        let log = try db.statement("INSERT INTO daily_logs (\(Store.logColumns)) VALUES (\(placeholders(8)))")
+        for l in logs {
+            try validate { try Validator.log(l) }
+            try log.bind([.text(l.id.lowercased), .text(l.date.description), .text(l.routineId.lowercased),
+                          .text(l.routineSetId.lowercased), .text(l.status.rawValue), optionalStamp(l.completedAt),
+                          stamp(l.createdAt), stamp(l.updatedAt)])
+            try log.runToEnd()
         }
     }
 
@@ -112,7 +119,7 @@ extension Store {
 
     /// The contract rules that span rows: children's names, titles, one active set per child,
     /// unique visible order.
-    private func validateGroups(_ snapshot: Snapshot) throws {
+    func validateGroups(_ snapshot: Snapshot) throws {
         try validate {
             try Validator.uniqueChildNames(snapshot.children)
             var setsByChild: [UUID: [RoutineSet]] = [:]
@@ -124,5 +131,5 @@ extension Store {
         }
     }
 
-    private func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+    func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
 }
