@@ -43,7 +43,9 @@ extension GuardianWeb {
         var h = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(esc(r.t("web.backup.confirmTitle")))</h2>"
         h += "<p>\(esc(r.t("web.backup.from", ["platform": plan.sourcePlatform.rawValue, "created": plan.createdAt])))</p>"
         let children = (try? r.store.children(includeArchived: true)) ?? []
-        h += "<h3>\(esc(r.t("web.backup.replaced")))</h3><ul data-list=\"replaced\">"
+        let phone = plan.sourcePlatform != .linux
+        if phone { h += "<p>\(esc(r.t("web.backup.phone")))</p>" }
+        h += "<h3>\(esc(r.t(phone ? "web.backup.children" : "web.backup.replaced")))</h3><ul data-list=\"replaced\">"
         for child in children {
             let sets = ((try? r.store.sets(childId: child.id)) ?? []).map { r.title($0.name) }
             h += "<li>\(esc(child.displayName))"
@@ -62,6 +64,12 @@ extension GuardianWeb {
         if plan.needsNewPin { h += "<p class=\"locked\">\(esc(r.t("web.backup.needsPin")))</p>" }
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
+        if phone {
+            let active = children.filter { $0.archivedAt == nil }
+            h += "<p><label for=\"restore-child\">\(esc(r.t("web.backup.intoChild")))</label><select id=\"restore-child\" name=\"child\">"
+            for child in active { h += "<option value=\"\(child.id.lowercased)\">\(esc(child.displayName))</option>" }
+            h += "<option value=\"\">\(esc(r.t("web.backup.newChild")))</option></select></p>"
+        }
         h += "<button type=\"submit\">\(esc(r.t("web.backup.confirm")))</button></form>"
         h += "<form method=\"post\" action=\"/guardian/backup/cancel\" class=\"inline\">\(r.csrf)"
         h += "<button type=\"submit\" class=\"quiet\">\(esc(r.t("web.backup.cancel")))</button></form></section>"
@@ -123,7 +131,14 @@ extension GuardianWeb {
         }
         defer { discard(&pending) }
         do {
-            let report = try Restorer(options: RestoreOptions(defaultChildName: r.t("web.backup.defaultChild")))
+            let chosen = (r.web.form["child"] ?? "").isEmpty ? nil : r.web.form["child"]
+            if staged.plan.sourcePlatform != .linux, let chosen, (try? r.store.child(id: UUID(uuidString: chosen) ?? UUID())) == nil {
+                throw FormError(field: "child", key: "web.error.choice")
+            }
+            // A phone backup goes into the chosen child (none chosen: a new one); a Linux backup replaces the device.
+            let newName = staged.plan.childNames?.first ?? r.t("web.backup.defaultChild")
+            let target = staged.plan.sourcePlatform == .linux ? nil : (chosen ?? Self.freeName(newName, in: r))
+            let report = try Restorer(options: RestoreOptions(defaultChildName: r.t("web.backup.defaultChild"), child: target))
                 .restore(archive: URL(fileURLWithPath: staged.path), into: r.store,
                          assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                          at: r.now, confirm: { $0.checksum == staged.plan.checksum })
@@ -134,6 +149,14 @@ extension GuardianWeb {
         }
     }
 
+    /// A child name no child has yet (`Mina`, then `Mina 2`, …), for a phone backup restored as a new child.
+    static func freeName(_ base: String, in r: Request) -> String {
+        let taken = Set(((try? r.store.children(includeArchived: true)) ?? []).map { Validator.foldedName($0.displayName) })
+        var name = base, n = 2
+        while taken.contains(Validator.foldedName(name)) { name = "\(base) \(n)"; n += 1 }
+        return name
+    }
+
     func discard(_ pending: inout PendingRestore?) {
         if let p = pending { unlink(p.path) }
         pending = nil
@@ -141,6 +164,7 @@ extension GuardianWeb {
 
     /// Why an archive was refused, in the page's language where the reason is known.
     private func backupReason(_ r: Request, _ error: any Error) -> String {
+        if case BackupError.childRequired? = error as? BackupError { return r.t("web.backup.chooseChild") }
         if let e = error as? BackupError { return r.t("web.backup.damaged", ["detail": Validator.printable(String(describing: e))]) }
         return r.pageError(error).message
     }
