@@ -46,22 +46,17 @@ public enum TenYearFixture {
         }
         guard let morning = LocalTime("07:30") else { return Built(childIds: childIds, rows: 0) }
         var rows = 0
-        // A fixture, not user data: bulk-insert without a journal, then return to the store's WAL mode.
-        try store.db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -524288")
-        try store.db.transaction {
-            let sql = "INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        // A fixture, not user data: the store bulk-loads it without a journal, then returns to WAL.
+        try store.loadFixtureLogs { insert in
             for d in 0..<days {
                 let day = lastDay.adding(days: -d)
                 let at = Timestamp.format(day.instant(at: morning, in: zone), in: zone)
                 for (i, (routine, set)) in routines.enumerated() {
-                    let done = (d + i) % 7 != 0
-                    try store.db.run(sql, [.text(UUID().lowercased), .text(day.description), .text(routine.lowercased), .text(set.lowercased),
-                                           .text(done ? "completed" : "undone"), done ? .text(at) : .null, .text(at), .text(at)])
+                    try insert(Store.FixtureLog(id: UUID(), day: day, routineId: routine, setId: set, completed: (d + i) % 7 != 0, at: at))
                     rows += 1
                 }
             }
         }
-        try store.db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; ANALYZE")
         return Built(childIds: childIds, rows: rows)
     }
 

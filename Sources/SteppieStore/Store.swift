@@ -10,7 +10,11 @@ import SteppieFiles
 /// ones are tightened and reported in `notices`. Anything that is not a regular file, or not a
 /// Steppie database, is refused before SQLite touches it.
 public final class Store {
-    public let db: Connection
+    /// The connection: the store's alone (every SQL statement of the engine lives in this module).
+    let db: Connection
+
+    /// The database file's path.
+    public var path: String { db.path }
     /// The device's time zone: decides local dates and the offset written into timestamps.
     public let timeZone: TimeZone
     let ids: any IdentifierSource

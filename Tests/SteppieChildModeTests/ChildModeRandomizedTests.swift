@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SteppieCore
-import SteppieStore
+@testable import SteppieStore
 @testable import SteppieChildMode
 
 /// 10,000+ random presses, timer firings, hours passing and failed saves through the real

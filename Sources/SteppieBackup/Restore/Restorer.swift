@@ -213,7 +213,7 @@ public struct Restorer: Sendable {
         }
         do {
             // The transaction commits last: until then every step can be undone.
-            try store.db.transaction {
+            try store.transaction {
                 try rows()
                 try ran(.database)
                 step = .settings
@@ -242,11 +242,8 @@ public struct Restorer: Sendable {
 
     private func currentCounts(_ store: Store, assets: URL) throws -> BackupCounts {
         do {
-            let counts = try store.db.queryFirst("""
-                SELECT (SELECT count(*) FROM children), (SELECT count(*) FROM routine_sets),
-                       (SELECT count(*) FROM routines), (SELECT count(*) FROM daily_logs)
-                """) { BackupCounts(children: $0.int(0), routineSets: $0.int(1), routines: $0.int(2), dailyLogs: $0.int(3), assets: 0) }
-            var result = counts ?? BackupCounts(children: 0, routineSets: 0, routines: 0, dailyLogs: 0, assets: 0)
+            let c = try store.rowCounts()
+            var result = BackupCounts(children: c.children, routineSets: c.routineSets, routines: c.routines, dailyLogs: c.dailyLogs, assets: 0)
             result.assets = try FileSystem.files(in: assets).count
             return result
         } catch let e as SQLiteError {

@@ -15,7 +15,7 @@ enum BackupCommands {
         let destination = URL(fileURLWithPath: c.invocation.value("--out")
             ?? BackupCreator.defaultFileName(at: now, in: store.timeZone))
         let report = try BackupCreator(appVersion: appVersion, timeZone: store.timeZone)
-            .create(store: store, assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.db.path),
+            .create(store: store, assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.path),
                     destination: destination, at: now, progress: progress(c))
         endProgress(c)
         if c.json { return try printJSON(report, c) }
@@ -44,7 +44,7 @@ enum BackupCommands {
         let report: RestoreReport
         do {
             report = try restorer.restore(archive: archive(c), into: store,
-                                          assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.db.path), at: c.now,
+                                          assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.path), at: c.now,
                                           chooseChild: askForChild(c),
                                           confirm: { plan in
                                               if dryRun {

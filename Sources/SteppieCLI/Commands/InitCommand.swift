@@ -25,7 +25,7 @@ enum InitCommand {
         } else {
             c.console.print(c.text("cli.init.alreadyReady", ["child": child.displayName]))
         }
-        c.console.print(c.text("cli.init.database", ["path": store.db.path]))
+        c.console.print(c.text("cli.init.database", ["path": store.path]))
         return 0
     }
 }

@@ -14,7 +14,7 @@ enum ServiceCommands {
     /// Runs the service in the foreground until SIGTERM, SIGINT or SIGHUP.
     static func serve(_ c: Context) throws -> Int32 {
         let store = try c.store()
-        let database = absolute(store.db.path)
+        let database = absolute(store.path)
         let socket = ServicePaths.socket(environment: c.env.variables)
         let text = c.text
         let console = c.console
