@@ -104,6 +104,10 @@ struct GuardianWebMoreTests {
         #expect(try f.dump() == before)
         #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token]).status == 303)
         #expect(try f.store.children().map(\.displayName) == ["Mina"])
+        // Nothing is left waiting: the page offers a new upload, and the old token is refused.
+        let after = f.get("/guardian/backup", cookie: cookie)
+        #expect(after.text.contains("data-screen=\"backup\"") && after.text.contains("role=\"status\""))
+        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token]).status == 409)
         // The staged upload is gone.
         let uploads = (try? FileManager.default.contentsOfDirectory(atPath: f.directory + "/.steppie-uploads")) ?? []
         #expect(uploads.isEmpty, "\(uploads)")

@@ -131,7 +131,8 @@ public final class GuardianWeb: Sendable {
         } else {
             response = signedIn(&r, path: path)
         }
-        if let notice = r.nextNotice, var s = r.session {
+        // The session as it is now (a backup step may have changed it), not the request's copy.
+        if let notice = r.nextNotice, var s = sessions.use(current.token, at: now) {
             s.notice = notice
             sessions.update(s)
         }
