@@ -20,17 +20,16 @@ extension GuardianWeb {
             self.web = web
             self.store = store
             self.config = config
+            // Read once per request: the device's language, else the service's, else Korean.
             let device = (try? store.deviceSettings())?.flatMap(\.locale)
-            self.locale = GuardianWeb.locales.contains(device ?? "") ? device ?? "" : (GuardianWeb.locales.contains(config.defaultLocale) ? config.defaultLocale : "ko")
+            deviceLocale = [device, config.defaultLocale].compactMap { $0 }.first(where: GuardianWeb.locales.contains) ?? "ko"
+            locale = deviceLocale
         }
 
         var localizer: Localizer { config.localizer }
 
         /// The device's language (what a new session starts in).
-        var deviceLocale: String {
-            let device = (try? store.deviceSettings())?.flatMap(\.locale) ?? config.defaultLocale
-            return GuardianWeb.locales.contains(device) ? device : "ko"
-        }
+        let deviceLocale: String
 
         var now: Date { config.clock.now() }
         var today: LocalDay { LocalDay(now, in: config.timeZone) }

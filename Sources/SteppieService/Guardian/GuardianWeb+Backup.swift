@@ -52,7 +52,7 @@ extension GuardianWeb {
             if !sets.isEmpty { h += ": " + esc(sets.joined(separator: ", ")) }
             h += "</li>"
         }
-        let logs = (try? r.store.snapshot().dailyLogs.count) ?? 0
+        let logs = (try? r.store.rowCounts().dailyLogs) ?? 0   // a count, not every row
         h += "</ul><p data-count=\"replaced-logs\">\(esc(r.t("web.backup.logsNow", ["count": String(logs)])))</p>"
         h += "<h3>\(esc(r.t("web.backup.incoming")))</h3><ul data-list=\"incoming\">"
         for name in plan.childNames ?? [] { h += "<li>\(esc(name))</li>" }

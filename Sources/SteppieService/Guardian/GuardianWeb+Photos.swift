@@ -1,0 +1,37 @@
+import Foundation
+import SteppieBackup
+import SteppieCore
+import SteppieFiles
+
+/// Routine photos from the routine form: recognised by content, kept owner-only beside the database.
+extension GuardianWeb {
+    /// A photo from the form, checked by content (JPEG or PNG, ≤ 5 MiB) and kept owner-only in the
+    /// photos folder under a new `routine-photo-<id>` name; nil when the form had none.
+    func savePhoto(_ r: Request) throws -> (icon: IconRef, path: String)? {
+        guard let file = r.web.files["photo"], !file.bytes.isEmpty else { return nil }
+        guard file.bytes.count <= Self.maxPhotoBytes else {
+            throw FormError(field: "photo", key: "web.error.photoSize", arguments: ["mib": String(Self.maxPhotoBytes >> 20)])
+        }
+        guard let kind = PhotoContent.recognise(file.bytes) else { throw FormError(field: "photo", key: "web.error.photoKind") }
+        guard let dir = config.photosDirectory else { throw FormError(field: "photo", key: "web.error.photoFolder") }
+        let id = UUID().lowercased
+        let ext: String = { if case .png = kind { return "png" }; return "jpg" }()
+        let name = "routine-photo-\(id).\(ext)"
+        let path = dir.appendingPathComponent(name).path
+        do {
+            _ = try OwnerOnly.createDirectories(dir.path)
+            let fd = try OwnerOnly.openForWriting(path, exclusive: true)
+            defer { close(fd) }
+            do {
+                try file.bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
+                try Descriptor.sync(fd, path: path)
+            } catch {
+                unlink(path)
+                throw error
+            }
+        } catch {
+            throw FormError(field: "photo", key: "web.error.photoWrite", arguments: ["reason": String(describing: error)])
+        }
+        return (.photo(localAssetId: id, backupAssetName: name), path)
+    }
+}

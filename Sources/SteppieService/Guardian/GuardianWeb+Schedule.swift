@@ -1,0 +1,65 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+
+/// The weekly schedule of a child's sets, on the routines page.
+extension GuardianWeb {
+    /// The weekly schedule of the child's sets: each slot with a remove button, and a form to add
+    /// one (weekdays, a start time, a set). The service switches sets at those times, screen or not.
+    func scheduleSection(_ r: Request, child: Child, sets: [RoutineSet]) -> String {
+        let id = child.id.lowercased
+        let schedule = (try? r.store.schedule(childId: child.id)) ?? WeeklySchedule()
+        let names = Dictionary(sets.map { ($0.id, r.title($0.name)) }, uniquingKeysWith: { a, _ in a })
+        var h = "<section aria-labelledby=\"schedule-h\"><h2 id=\"schedule-h\">\(esc(r.t("web.schedule.title")))</h2>"
+        h += "<p class=\"hint\">\(esc(r.t("web.schedule.hint")))</p>"
+        if schedule.isEmpty {
+            h += "<p>\(esc(r.t("web.schedule.none")))</p>"
+        } else {
+            h += "<table class=\"schedule\"><thead><tr><th scope=\"col\">\(esc(r.t("web.schedule.day")))</th>"
+            h += "<th scope=\"col\">\(esc(r.t("web.schedule.from")))</th><th scope=\"col\">\(esc(r.t("web.schedule.set")))</th><th scope=\"col\"></th></tr></thead><tbody>"
+            for slot in schedule.slots {
+                let day = r.t("web.weekday.\(slot.weekday.code)")
+                h += "<tr data-weekday=\"\(slot.weekday.code)\"><th scope=\"row\">\(esc(day))</th><td>\(slot.start.description)</td>"
+                h += "<td>\(esc(names[slot.routineSetId] ?? "?"))</td><td>"
+                h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" class=\"inline\">\(r.csrf)"
+                h += "<input type=\"hidden\" name=\"remove\" value=\"\(slot.weekday.code)\">"
+                h += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.schedule.removeLabel", ["day": day])))\">\(esc(r.t("web.schedule.remove")))</button></form></td></tr>"
+            }
+            h += "</tbody></table>"
+        }
+        h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" data-form=\"schedule\">\(r.csrf)"
+        h += "<fieldset class=\"days\"><legend>\(esc(r.t("web.schedule.days")))</legend>"
+        for day in Weekday.allCases {
+            h += "<span class=\"check\"><input type=\"checkbox\" id=\"day-\(day.code)\" name=\"day-\(day.code)\" value=\"on\">"
+            h += "<label for=\"day-\(day.code)\">\(esc(r.t("web.weekday.\(day.code)")))</label></span>"
+        }
+        h += "</fieldset><p><label for=\"schedule-from\">\(esc(r.t("web.schedule.from")))</label>"
+        h += "<input id=\"schedule-from\" name=\"from\" type=\"time\" required>"
+        h += "<label for=\"schedule-set\">\(esc(r.t("web.schedule.set")))</label><select id=\"schedule-set\" name=\"set\">"
+        for set in sets { h += "<option value=\"\(set.id.lowercased)\">\(esc(r.title(set.name)))</option>" }
+        h += "</select> <button type=\"submit\">\(esc(r.t("web.schedule.add")))</button></p></form></section>"
+        return h
+    }
+
+    func saveSchedule(_ r: inout Request, _ child: Child) -> WebResponse {
+        do {
+            if let code = r.web.form["remove"] {
+                guard let day = Weekday(code: code) else { throw FormError(field: "remove", key: "web.error.choice") }
+                _ = try r.store.clearSchedule(childId: child.id, weekdays: [day], at: r.now)
+            } else {
+                let days = Set(Weekday.allCases.filter { r.web.form["day-\($0.code)"] == "on" })
+                guard !days.isEmpty else { throw FormError(field: "days", key: "web.error.noDays") }
+                let start = try Validator.parseTime(r.web.form["from"] ?? "", field: "from")
+                guard let setId = r.web.form["set"].flatMap(UUID.init(uuidString:)),
+                      let set = try? r.store.set(id: setId), set.childId == child.id, set.deletedAt == nil else {
+                    throw FormError(field: "set", key: "web.error.choice")
+                }
+                _ = try r.store.setScheduleEntry(childId: child.id, ScheduleEntry(weekdays: days, start: start, routineSetId: set.id), at: r.now)
+            }
+            r.nextNotice = r.t("web.saved")
+            return .seeOther("/guardian/child/\(child.id.lowercased)/routines#schedule-h")
+        } catch {
+            return routinesPage(r, child, status: 400, error: r.pageError(error))
+        }
+    }
+}
