@@ -24,7 +24,7 @@ bench:
 SYSTEMD_USER_DIR ?= $(PREFIX)/lib/systemd/user
 STEPPIE_BIN ?=
 install:
-	@if [ -z "$(STEPPIE_BIN)" ]; then echo "$(SWIFT) build -c release --product steppie"; $(SWIFT) build -c release --product steppie; fi
+	@if [ -z "$(STEPPIE_BIN)" ]; then echo "$(SWIFT) build -c release --product steppie --static-swift-stdlib"; $(SWIFT) build -c release --product steppie --static-swift-stdlib; fi
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)
 	install -m 755 $(if $(STEPPIE_BIN),$(STEPPIE_BIN),.build/release/steppie) $(DESTDIR)$(PREFIX)/bin/steppie
 	rm -rf $(DESTDIR)$(PREFIX)/share/steppie/Localization $(DESTDIR)$(PREFIX)/share/steppie/Sounds $(DESTDIR)$(PREFIX)/share/steppie/Pronunciation $(DESTDIR)$(PREFIX)/share/steppie/Web

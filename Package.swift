@@ -5,20 +5,20 @@ import PackageDescription
 let systemLibraries: [Target] = [
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                    providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(name: "CEspeakNG", path: "Sources/CEspeakNG", pkgConfig: "espeak-ng",
+    .systemLibrary(name: "CEspeakNG", path: "Sources/CEspeakNG",
                    providers: [.apt(["libespeak-ng-dev"])]),
-    .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
+    .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                    providers: [.apt(["libpulse-dev"])]),
-    .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
+    .systemLibrary(name: "CSndfile", path: "Sources/CSndfile",
                    providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                    providers: [.apt(["libsodium-dev"])]),
-    .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+    .systemLibrary(name: "CZip", path: "Sources/CZip",
                    providers: [.apt(["libzip-dev"])]),
-    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+    .systemLibrary(name: "CSystemd", path: "Sources/CSystemd",
                    providers: [.apt(["libsystemd-dev"])]),
     // Keys and self-signed certificates for the guardian pages on the home network (HTTPS).
-    .systemLibrary(name: "CGnuTLS", path: "Sources/CGnuTLS", pkgConfig: "gnutls",
+    .systemLibrary(name: "CGnuTLS", path: "Sources/CGnuTLS",
                    providers: [.apt(["libgnutls28-dev"])]),
     // Linux evdev force feedback: kernel headers only, no library to link.
     .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
@@ -31,7 +31,11 @@ let cTargets: [Target] = [
     .target(name: "CSocket"),
     // libmicrohttpd's variadic start function, for the kiosk pages' HTTP server (and, with GnuTLS
     // inside libmicrohttpd, the guardian pages' HTTPS server on the home network).
-    .target(name: "CHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
+    .target(name: "CHTTP", dependencies: ["CLazyLoad"]),
+    // libespeak-ng, libpulse, libsndfile, GnuTLS, libsystemd, libmicrohttpd and libzip opened on first use
+    // (issue 16): stubs with each function's own prototype, written by scripts/make-lazy-stubs.py.
+    // Their modules above declare the functions and link nothing.
+    .target(name: "CLazyLoad", linkerSettings: [.linkedLibrary("dl")]),
 ]
 
 let swiftTargets: [Target] = [
@@ -43,11 +47,11 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "CSQLite"]),
     // The guardian pages' TLS identity on the home network: key, self-signed certificate and
     // fingerprint through GnuTLS, kept owner-only beside the database.
-    .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS"]),
+    .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS", "CLazyLoad"]),
     // Password hashing, SHA-256 and random codes through libsodium.
     .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
     .target(name: "SteppieFeedback",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev"]),
+            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev", "CLazyLoad"]),
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
     .target(name: "SteppieInput", dependencies: ["SteppieFiles", "CEvdev"]),
     .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieBenchSupport"]),
@@ -58,7 +62,7 @@ let swiftTargets: [Target] = [
     // `steppie serve`: the long-running engine, its control socket and systemd notification.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "CSystemd", "CSocket", "CHTTP"]),
+                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "CSystemd", "CSocket", "CHTTP", "CLazyLoad"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal"]),
@@ -80,11 +84,13 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
                 dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
-                               "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"]),
+                               "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
+                // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
+                linkerSettings: [.linkedLibrary("gnutls")]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
-    .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip"]),
+    .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip", "CLazyLoad"]),
     .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieBenchSupport"]),
     .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
     // Proof under stress: kills, concurrent processes, hostile input, audio faults.

@@ -5,11 +5,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-swift build -c release
+swift build -c release --static-swift-stdlib
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 export STEPPIE_BENCH_ROWS="$rows"
-scripts/with-pulse.sh .build/release/steppie-bench startup
+scripts/with-pulse.sh .build/release/steppie-bench commands startup
 scripts/with-pulse.sh .build/release/steppie-bench-feedback
 scripts/with-pulse.sh .build/release/steppie-bench-service
 # A tap in Chromium on the kiosk page vs a Space in the terminal screen (issue 13).

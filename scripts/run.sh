@@ -5,7 +5,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-swift build -c release --product steppie
+swift build -c release --product steppie --static-swift-stdlib
 bin=.build/release/steppie
 
 # First run only: `today` only looks (it never creates a database), and `init` on a database

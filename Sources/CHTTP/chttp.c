@@ -3,6 +3,13 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <clazy.h>
+
+// libmicrohttpd is opened on first use (see CLazyLoad); its variadic start function is called
+// through the looked-up pointer, with the library's own prototype.
+static __typeof__(MHD_start_daemon) *start_daemon(void) {
+    return (__typeof__(MHD_start_daemon) *)clazy_symbol(clazy_microhttpd(), "MHD_start_daemon");
+}
 
 // TLS 1.2 and 1.3 only, GnuTLS's secure defaults otherwise (phones from the last decade speak both).
 #define CHTTP_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:%SERVER_PRECEDENCE"
@@ -37,7 +44,7 @@ struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int 
             return NULL;
         }
         // TLS only: the daemon never answers plain HTTP (a plain request fails the handshake).
-        return MHD_start_daemon(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_cls,
+        return start_daemon()(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_cls,
                                 MHD_OPTION_SOCK_ADDR, addr,
                                 MHD_OPTION_HTTPS_MEM_CERT, tls_certificate_pem,
                                 MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
@@ -49,7 +56,7 @@ struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int 
                                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                                 MHD_OPTION_END);
     }
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return start_daemon()(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, addr,
                             MHD_OPTION_CONNECTION_LIMIT, max_connections,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, max_per_ip,
@@ -60,7 +67,7 @@ struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int 
 }
 
 uint16_t chttp_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = ((__typeof__(MHD_get_daemon_info) *)clazy_symbol(clazy_microhttpd(), "MHD_get_daemon_info"))(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
 

@@ -11,7 +11,7 @@ enum L10nCommands {
         if let dir = c.invocation.value("--dir") {
             set = try CatalogSet.load(directory: URL(fileURLWithPath: dir))
         } else {
-            set = try catalogs(c)
+            set = try catalogs(c).validated()
         }
         let used = try c.invocation.value("--sources").map { try usedKeys(in: URL(fileURLWithPath: $0)) }
         var problems = CatalogChecker.check(set: set, usedKeys: used).map(\.description)

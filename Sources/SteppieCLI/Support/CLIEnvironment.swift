@@ -110,7 +110,7 @@ public struct CLIEnvironment: Sendable {
 
     static func loadCatalogs(_ data: URL?) -> Result<CatalogSet, CatalogLoadError> {
         guard let data else { return .failure(.directoryMissing(path: "Localization (set STEPPIE_DATA_DIR)")) }
-        do { return .success(try CatalogSet.load(directory: DataDirectory.localizationDirectory(in: data))) }
+        do { return .success(try CatalogSet.open(directory: DataDirectory.localizationDirectory(in: data))) }
         catch { return .failure(error) }
     }
 

@@ -1,25 +1,56 @@
 import Foundation
+import Synchronization
 
 /// Every locale's catalog found under a `Localization/` directory.
+///
+/// A set opened from a directory reads a locale's files the first time that locale is asked for
+/// (a command in English never reads the Korean files unless a key is missing in English).
 public struct CatalogSet: Sendable, Equatable {
-    /// Locale name (as the directory is named) → catalog.
-    public private(set) var catalogs: [String: Catalog]
+    private var sources: [String: LocaleSource]
 
     /// A set built in code.
     public init(_ catalogs: [Catalog]) {
-        self.catalogs = Dictionary(catalogs.map { ($0.locale, $0) }, uniquingKeysWith: { _, last in last })
+        sources = Dictionary(catalogs.map { ($0.locale, LocaleSource(ready: $0)) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Locale name (as the directory is named) → catalog; every locale read (one whose files
+    /// cannot be read is left out — ``validated()`` reports it).
+    public var catalogs: [String: Catalog] {
+        sources.compactMapValues { try? $0.result.get() }
     }
 
     /// The locale names, sorted.
-    public var locales: [String] { catalogs.keys.sorted() }
+    public var locales: [String] { sources.keys.sorted() }
 
     /// The union of keys over all locales, sorted.
-    public var allKeys: [String] { Array(Set(catalogs.values.flatMap(\.entries.keys))).sorted() }
+    public var allKeys: [String] { Array(Set(catalogs.values.flatMap(\.unsortedKeys))).sorted() }
 
-    /// The catalog named exactly `locale`.
+    /// The catalog named exactly `locale` (its files read now if they were not yet).
     public subscript(locale: String) -> Catalog? {
-        get { catalogs[locale] }
-        set { catalogs[locale] = newValue }
+        get { try? sources[locale]?.result.get() }
+        set { sources[locale] = newValue.map { LocaleSource(ready: $0) } }
+    }
+
+    public static func == (lhs: CatalogSet, rhs: CatalogSet) -> Bool {
+        lhs.locales == rhs.locales && lhs.catalogs == rhs.catalogs
+    }
+
+    /// One locale's catalog: given, or read from its folder on first use and kept.
+    final class LocaleSource: Sendable {
+        private let load: @Sendable () -> Result<Catalog, CatalogLoadError>
+        private let cache = Mutex<Result<Catalog, CatalogLoadError>?>(nil)
+
+        init(ready catalog: Catalog) { load = { .success(catalog) } }
+        init(load: @escaping @Sendable () -> Result<Catalog, CatalogLoadError>) { self.load = load }
+
+        var result: Result<Catalog, CatalogLoadError> {
+            cache.withLock { cached in
+                if let cached { return cached }
+                let loaded = load()
+                cached = loaded
+                return loaded
+            }
+        }
     }
 
     /// The catalog that best serves `tag`: exact tag (case-insensitive, `_` as `-`), then language.
@@ -27,12 +58,29 @@ public struct CatalogSet: Sendable, Equatable {
         LocaleTag.bestMatch(for: tag, in: locales).flatMap { catalogs[$0] }
     }
 
-    /// Loads every `<locale>/<group>.json` below `directory` (the `Localization/` folder itself).
+    /// Loads every `<locale>/<group>.json` below `directory` (the `Localization/` folder itself)
+    /// and parses every value: the strict load, for `l10n check` and tests.
     ///
     /// Each file is one JSON object whose values are strings or `{"one": …, "other": …}` objects.
     /// Files of one locale are merged; a key defined twice is an error naming both files.
     /// Hidden entries and files not ending in `.json` are ignored.
     public static func load(directory: URL) throws(CatalogLoadError) -> CatalogSet {
+        try open(directory: directory).validated()
+    }
+
+    /// This set after parsing every value still unparsed; throws the first that fails (by
+    /// locale, file, then key).
+    public func validated() throws(CatalogLoadError) -> CatalogSet {
+        for locale in locales { try sources[locale]?.result.get().parseAll() }
+        return self
+    }
+
+    /// Like ``load(directory:)`` but lazy, for what a command start-up needs: a locale's files are
+    /// read when the locale is first asked for, and each value's template is parsed when its key
+    /// is first looked up. A locale whose files cannot be read then serves nothing (the fallback
+    /// chain goes on), and a value that does not parse reads as missing; ``validated()`` and
+    /// `l10n check` report both.
+    public static func open(directory: URL) throws(CatalogLoadError) -> CatalogSet {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -42,26 +90,54 @@ public struct CatalogSet: Sendable, Equatable {
         for locale in try visibleEntries(of: directory, name: ".") {
             let localeURL = directory.appendingPathComponent(locale, isDirectory: true)
             guard fm.fileExists(atPath: localeURL.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            var catalog = Catalog(locale: locale)
-            for file in try visibleEntries(of: localeURL, name: locale) where file.hasSuffix(".json") {
-                let relative = locale + "/" + file
-                let data: Data
-                do {
-                    data = try Data(contentsOf: localeURL.appendingPathComponent(file))
-                } catch {
-                    throw .unreadable(file: relative, reason: error.localizedDescription)
-                }
-                for (key, entry) in try parse(data, file: relative) {
-                    try catalog.add(key, entry, file: relative)
-                }
-            }
-            set[locale] = catalog
+            set.sources[locale] = LocaleSource { Result { () throws(CatalogLoadError) in try readLocale(locale, at: localeURL) } }
         }
         return set
     }
 
+    /// Reads every `.json` file of one locale's folder into one catalog.
+    private static func readLocale(_ locale: String, at localeURL: URL) throws(CatalogLoadError) -> Catalog {
+        var catalog = Catalog(locale: locale)
+        for file in try visibleEntries(of: localeURL, name: locale) where file.hasSuffix(".json") {
+            let relative = locale + "/" + file
+            let data: Data
+            do {
+                data = try Data(contentsOf: localeURL.appendingPathComponent(file))
+            } catch {
+                throw .unreadable(file: relative, reason: error.localizedDescription)
+            }
+            for (key, value) in try rawValues(data, file: relative) {
+                try catalog.add(key, value, file: relative)
+            }
+        }
+        return catalog
+    }
+
     /// Parses one file's bytes into sorted (key, entry) pairs.
     public static func parse(_ data: Data, file: String) throws(CatalogLoadError) -> [(String, CatalogEntry)] {
+        var out: [(String, CatalogEntry)] = []
+        for (key, value) in try rawValues(data, file: file) {
+            out.append((key, try CatalogEntry(value, key: key, file: file)))
+        }
+        return out
+    }
+
+    /// One file's keys with their values as read, sorted by key; structure and keys checked.
+    static func rawValues(_ data: Data, file: String) throws(CatalogLoadError) -> [(String, Catalog.RawValue)] {
+        // The usual file goes through the quick reader; anything it does not take, through
+        // Foundation's parser, which names the problem.
+        if let pairs = data.withUnsafeBytes({ CatalogScanner.scan($0) }) {
+            var out: [(String, Catalog.RawValue)] = []
+            out.reserveCapacity(pairs.count)
+            for (key, value) in pairs.sorted(by: { $0.key < $1.key }) {
+                guard CatalogKey.isValid(key) else { throw .badKey(file: file, key: key) }
+                switch value {
+                case .text(let text): out.append((key, .text(text)))
+                case .object(let forms): out.append((key, try plural(forms.map { ($0.0, $0.1 as Any) }, key: key, file: file)))
+                }
+            }
+            return out
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
@@ -71,43 +147,36 @@ public struct CatalogSet: Sendable, Equatable {
         guard let dictionary = object as? [String: Any] else {
             throw .malformedJSON(file: file, reason: "the top level is not an object")
         }
-        var out: [(String, CatalogEntry)] = []
+        var out: [(String, Catalog.RawValue)] = []
         for key in dictionary.keys.sorted() {
             guard CatalogKey.isValid(key) else { throw .badKey(file: file, key: key) }
-            out.append((key, try entry(dictionary[key] as Any, key: key, file: file)))
+            let value = dictionary[key] as Any
+            if let text = value as? String {
+                out.append((key, .text(text)))
+            } else if let forms = value as? [String: Any] {
+                out.append((key, try plural(forms.map { ($0.key, $0.value) }, key: key, file: file)))
+            } else {
+                throw .badEntry(file: file, key: key, reason: "the value must be a string or an object of plural forms")
+            }
         }
         return out
     }
 
-    private static func entry(_ value: Any, key: String, file: String) throws(CatalogLoadError) -> CatalogEntry {
-        if let text = value as? String {
-            return .text(try template(text, key: key, file: file))
-        }
-        guard let forms = value as? [String: Any] else {
-            throw .badEntry(file: file, key: key, reason: "the value must be a string or an object of plural forms")
-        }
-        guard forms["other"] != nil else {
+    private static func plural(_ forms: [(String, Any)], key: String, file: String) throws(CatalogLoadError) -> Catalog.RawValue {
+        guard forms.contains(where: { $0.0 == "other" }) else {
             throw .badEntry(file: file, key: key, reason: "a plural object needs at least an \"other\" form")
         }
-        var parsed: [PluralCategory: MessageTemplate] = [:]
-        for (name, form) in forms {
+        var texts: [(PluralCategory, String)] = []
+        for (name, form) in forms.sorted(by: { $0.0 < $1.0 }) {
             guard let category = PluralCategory(rawValue: name) else {
                 throw .badEntry(file: file, key: key, reason: "unknown plural form \"\(name)\" (use \"one\" and \"other\")")
             }
             guard let text = form as? String else {
                 throw .badEntry(file: file, key: key, reason: "plural form \"\(name)\" must be a string")
             }
-            parsed[category] = try template(text, key: key, file: file)
+            texts.append((category, text))
         }
-        return .plural(parsed)
-    }
-
-    private static func template(_ text: String, key: String, file: String) throws(CatalogLoadError) -> MessageTemplate {
-        do {
-            return try MessageTemplate(parsing: text)
-        } catch {
-            throw .badPlaceholder(file: file, key: key, error: error)
-        }
+        return .plural(texts)
     }
 
     private static func visibleEntries(of url: URL, name: String) throws(CatalogLoadError) -> [String] {

@@ -1,0 +1,34 @@
+#ifndef CLAZY_H
+#define CLAZY_H
+#include <stddef.h>
+
+// Shared libraries opened on first use instead of at program start (issue 16): the stubs in
+// stubs_*.c (written by scripts/make-lazy-stubs.py) carry each library function's own prototype
+// and call through a pointer looked up the first time.
+
+/// One library: its soname and, once opened, its handle.
+struct clazy_library {
+    const char *soname;
+    void *_Atomic handle;
+};
+
+/// The address of `symbol` in `library`, opening the library first if needed. A library or
+/// symbol that cannot be found ends the process with a message naming it (as the dynamic loader
+/// did when these libraries were linked): exit status 1.
+void *clazy_symbol(struct clazy_library *library, const char *symbol);
+
+/// True when the library has been opened in this process (for tests and the benchmark).
+int clazy_is_loaded(struct clazy_library *library);
+
+struct clazy_library *clazy_espeak_ng(void);
+struct clazy_library *clazy_pulse(void);
+struct clazy_library *clazy_sndfile(void);
+struct clazy_library *clazy_gnutls(void);
+struct clazy_library *clazy_systemd(void);
+struct clazy_library *clazy_microhttpd(void);
+struct clazy_library *clazy_zip(void);
+
+/// GnuTLS's `gnutls_free` is a variable holding a function pointer, not a function.
+void clazy_gnutls_free(void *pointer);
+
+#endif
