@@ -21,8 +21,9 @@ void *clazy_symbol(struct clazy_library *library, const char *symbol) {
         pthread_mutex_lock(&open_lock);
         handle = library->handle;
         if (!handle) {
+            // RTLD_LAZY: functions bound when first called, as the loader does for linked libraries;
             // RTLD_GLOBAL: a library opened later (libmicrohttpd's GnuTLS) shares the same copy.
-            handle = dlopen(library->soname, RTLD_NOW | RTLD_GLOBAL);
+            handle = dlopen(library->soname, RTLD_LAZY | RTLD_GLOBAL);
             if (!handle) { pthread_mutex_unlock(&open_lock); fail("library", library->soname); }
             library->handle = handle;
         }

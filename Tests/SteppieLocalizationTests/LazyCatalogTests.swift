@@ -102,6 +102,16 @@ import Testing
         #expect(Self.normalized(scanned)["cli.a"] == "tab\there \"quoted\" \\ / é 😀 \u{1100}")
     }
 
+    @Test func keyRuleOverBytes() {
+        for good in ["tts.allDone", "child.complete.button", "template.morning.wake_up", "a.b", "a1.b2_C"] {
+            #expect(CatalogKey.isValid(good), "\(good)")
+        }
+        for bad in ["", "tts", "tts.", ".tts", "tts..allDone", "Tts.allDone", "tts.AllDone", "tts.all-done", "tts.all done",
+                    "1ts.x", "tts._x", "tts.é", "ｔｔｓ.x", "tts.allDone."] {
+            #expect(!CatalogKey.isValid(bad), "\(bad)")
+        }
+    }
+
     // MARK: - helpers
 
     /// Values as comparable strings: text, or plural forms joined in name order.

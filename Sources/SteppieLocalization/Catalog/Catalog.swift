@@ -46,11 +46,14 @@ public struct Catalog: Sendable, Equatable {
 
     /// Adds `key` with its text as read, refusing a key another file already defined.
     mutating func add(_ key: String, _ value: RawValue, file: String) throws(CatalogLoadError) {
+        try add([(key, value)], file: file)
+    }
+
+    /// Adds one file's keys with their texts as read (one lock for the file), refusing a key
+    /// another file already defined; nothing of the file is added then.
+    mutating func add(_ pairs: [(String, RawValue)], file: String) throws(CatalogLoadError) {
         unshare()
-        if let first = storage.file(of: key) {
-            throw .duplicateKey(key: key, firstFile: first, secondFile: file)
-        }
-        storage.put(key, .raw(value), file: file)
+        try storage.putAll(pairs, file: file)
     }
 
     /// Parses every value still unparsed; throws the first one that fails (by file, then key).
@@ -93,6 +96,22 @@ public struct Catalog: Sendable, Equatable {
 
         func put(_ key: String, _ slot: Slot, file: String) {
             state.withLock { $0.slots[key] = slot; $0.files[key] = file }
+        }
+
+        func putAll(_ pairs: [(String, RawValue)], file: String) throws(CatalogLoadError) {
+            let clash: (key: String, first: String)? = state.withLock { s in
+                for (key, _) in pairs {
+                    if let first = s.files[key] { return (key, first) }
+                }
+                s.slots.reserveCapacity(s.slots.count + pairs.count)
+                s.files.reserveCapacity(s.files.count + pairs.count)
+                for (key, value) in pairs {
+                    s.slots[key] = .raw(value)
+                    s.files[key] = file
+                }
+                return nil
+            }
+            if let clash { throw .duplicateKey(key: clash.key, firstFile: clash.first, secondFile: file) }
         }
 
         func remove(_ key: String) {

@@ -3,12 +3,24 @@
 public enum CatalogKey {
     /// True when `key` follows the rule.
     public static func isValid(_ key: String) -> Bool {
-        let segments = key.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count >= 2 else { return false }
-        return segments.allSatisfy { segment in
-            guard let first = segment.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-            return segment.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
+        // Over the UTF-8 bytes: every allowed character is ASCII.
+        var segments = 1
+        var atSegmentStart = true
+        for byte in key.utf8 {
+            if atSegmentStart {
+                guard byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") else { return false }
+                atSegmentStart = false
+            } else if byte == UInt8(ascii: ".") {
+                segments += 1
+                atSegmentStart = true
+            } else {
+                let letterOrDigit = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                guard letterOrDigit || byte == UInt8(ascii: "_") else { return false }
+            }
         }
+        return segments >= 2 && !atSegmentStart
     }
 
     /// The group of a key: its first segment (`tts` for `tts.allDone`).

@@ -106,9 +106,7 @@ public struct CatalogSet: Sendable, Equatable {
             } catch {
                 throw .unreadable(file: relative, reason: error.localizedDescription)
             }
-            for (key, value) in try rawValues(data, file: relative) {
-                try catalog.add(key, value, file: relative)
-            }
+            try catalog.add(try rawValues(data, file: relative), file: relative)
         }
         return catalog
     }
@@ -122,15 +120,18 @@ public struct CatalogSet: Sendable, Equatable {
         return out
     }
 
-    /// One file's keys with their values as read, sorted by key; structure and keys checked.
+    /// One file's keys with their values as read; structure and keys checked.
     static func rawValues(_ data: Data, file: String) throws(CatalogLoadError) -> [(String, Catalog.RawValue)] {
         // The usual file goes through the quick reader; anything it does not take, through
         // Foundation's parser, which names the problem.
         if let pairs = data.withUnsafeBytes({ CatalogScanner.scan($0) }) {
+            // In file order; a bad key is reported as the smallest one, as the sorted path does.
+            if let bad = pairs.lazy.map(\.key).filter({ !CatalogKey.isValid($0) }).min() {
+                throw .badKey(file: file, key: bad)
+            }
             var out: [(String, Catalog.RawValue)] = []
             out.reserveCapacity(pairs.count)
-            for (key, value) in pairs.sorted(by: { $0.key < $1.key }) {
-                guard CatalogKey.isValid(key) else { throw .badKey(file: file, key: key) }
+            for (key, value) in pairs {
                 switch value {
                 case .text(let text): out.append((key, .text(text)))
                 case .object(let forms): out.append((key, try plural(forms.map { ($0.0, $0.1 as Any) }, key: key, file: file)))
