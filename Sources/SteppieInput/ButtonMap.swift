@@ -27,7 +27,7 @@ public struct ButtonMap: Equatable, Sendable, CustomStringConvertible {
         actions[code] ?? otherKeys
     }
 
-    /// The canonical text (`KEY_ENTER=done,KEY_U=undo,*=next`: names for known codes, sorted by
+    /// The canonical text (`KEY_U=undo,KEY_ENTER=done,*=next`: names for known codes, sorted by
     /// code, `*` last), which parses back to an equal map; it is what the database stores.
     public var description: String {
         var items = actions.sorted(by: { $0.key < $1.key }).map { "\(KeyName.name(for: $0.key) ?? String($0.key))=\($0.value.rawValue)" }

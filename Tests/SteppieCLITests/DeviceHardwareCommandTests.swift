@@ -34,11 +34,11 @@ import SteppieStore
               PATH  The input device, e.g. /dev/input/by-id/usb-…-event-kbd (a FIFO or regular file for tests).
 
             Options:
-              --map MAP          Which key does what: KEY=done|undo|next,… and *=ACTION for every other key (default: any key is done).
-              --child NAME|ID    The child its presses are for, by name or id (default: serve --child, else the only child).
-              --grab             Exclusive use: presses reach Steppie only, not the desktop.
-              --no-grab          Share the device with other programs (the default).
-              --debounce MS      Presses closer than this many milliseconds count once (default 300).
+              --map MAP        Which key does what: KEY=done|undo|next,… and *=ACTION for every other key (default: any key is done).
+              --child NAME|ID  The child its presses are for, by name or id (default: serve --child, else the only child).
+              --grab           Exclusive use: presses reach Steppie only, not the desktop.
+              --no-grab        Share the device with other programs (the default).
+              --debounce MS    Presses closer than this many milliseconds count once (default 300).
 
             Global options:
               --db PATH        Database file (default: $STEPPIE_DB, then $XDG_DATA_HOME/steppie/steppie.db).
@@ -62,7 +62,7 @@ import SteppieStore
         let id = try #require(stored.first?.id.lowercased)
         #expect(first.out == "Stored the button \(fifo) (id \(id)) for Mina; a running service reads it within a second.\n")
         // The map is kept in its canonical form: names, sorted by code, * last.
-        #expect(stored.first?.keyMap == "KEY_ENTER=done,KEY_U=undo,*=next")
+        #expect(stored.first?.keyMap == "KEY_U=undo,KEY_ENTER=done,*=next")
         #expect(stored.first?.grab == true && stored.first?.debounceMilliseconds == 500)
         let second = h.run(["buttons", "add", file], locale: "ko")
         let id2 = try #require(try store.deviceButtons().last?.id.lowercased)
@@ -70,7 +70,7 @@ import SteppieStore
         #expect(h.run(["buttons", "list"]).out == """
             2 buttons are stored for this device:
               \(fifo)  (\(id))
-                keys: KEY_ENTER=done,KEY_U=undo,*=next; for: Mina; exclusive use; debounce: 500 ms; present now
+                keys: KEY_U=undo,KEY_ENTER=done,*=next; for: Mina; exclusive use; debounce: 500 ms; present now
               \(file)  (\(id2))
                 keys: any key is done; for: the service's child (serve --child, else the only child); shared; debounce: 300 ms (default); present now
 
@@ -79,14 +79,14 @@ import SteppieStore
         #expect(h.run(["buttons", "list"], locale: "ko").out == """
             이 기기에 저장된 버튼 2개:
               \(fifo)  (\(id))
-                키: KEY_ENTER=done,KEY_U=undo,*=next; 대상: Mina; 단독 사용; 디바운스: 500ms; 지금 연결됨
+                키: KEY_U=undo,KEY_ENTER=done,*=next; 대상: Mina; 단독 사용; 디바운스: 500ms; 지금 연결됨
               \(file)  (\(id2))
                 키: 어떤 키든 완료; 대상: 서비스의 아이 (serve --child, 없으면 한 명뿐인 아이); 함께 사용; 디바운스: 300ms (기본값); 지금 없음
 
             """)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(h.run(["buttons", "list", "--json"]).out.utf8)) as? [[String: Any]])
         #expect(json.count == 2)
-        #expect(json[0]["map"] as? String == "KEY_ENTER=done,KEY_U=undo,*=next" && json[0]["grab"] as? Bool == true)
+        #expect(json[0]["map"] as? String == "KEY_U=undo,KEY_ENTER=done,*=next" && json[0]["grab"] as? Bool == true)
         #expect((json[0]["child"] as? [String: Any])?["name"] as? String == "Mina" && json[0]["debounceMs"] as? Int == 500)
         #expect(json[1]["map"] is NSNull && json[1]["child"] is NSNull && json[1]["debounceMs"] is NSNull)
         #expect(json[1]["present"] as? Bool == false && json[0]["createdAt"] as? String == "2026-03-02T07:00:00.000+09:00")
@@ -132,16 +132,16 @@ import SteppieStore
              "steppie: --map: \"KEY_ENTER=done,grab\" cannot be used: \"grab\" is not a key mapping (KEY=done|undo|next); give it with --grab or --debounce MS instead.\n"),
             (["buttons", "add", fifo, "--map", ""], 64,
              "steppie: --map: \"\" cannot be used: \"\" is not an option; use KEY=done|undo|next, grab or debounce=300ms, separated by commas.\n"),
-            (["buttons", "add", fifo, "--debounce", "9000"], 64, "steppie: --debounce does not accept \"9000\"; allowed: a whole number 0…5000\n"),
-            (["buttons", "add", fifo, "--debounce", "300ms"], 64, "steppie: --debounce does not accept \"300ms\"; allowed: a whole number 0…5000\n"),
+            (["buttons", "add", fifo, "--debounce", "9000"], 64, "steppie: --debounce does not accept \"9000\"; allowed: a whole number 0…5000\nSee: steppie --help\n"),
+            (["buttons", "add", fifo, "--debounce", "300ms"], 64, "steppie: --debounce does not accept \"300ms\"; allowed: a whole number 0…5000\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--grab", "--no-grab"], 64, "steppie: --grab and --no-grab cannot be used together\n"),
-            (["buttons", "add"], 64, "steppie: missing argument PATH\n"),
+            (["buttons", "add"], 64, "steppie: missing argument PATH\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--child", "Joon"], 1, "steppie: no child named Joon; see: steppie children list\n"),
             (["buttons", "add", file], 1,
              "steppie: a button is already stored at \(P(file)) (id \(id)); remove it first to store it with other keys or options: steppie buttons remove \(id)\n"),
             (["buttons", "remove", fifo], 1, "steppie: no button is stored as \(P(fifo)); see: steppie buttons list\n"),
             (["haptics", "set"], 64, "steppie: missing argument --audio-pulse, --rumble, --log\n"),
-            (["haptics", "set", "--audio-pulse", "maybe"], 64, "steppie: --audio-pulse does not accept \"maybe\"; allowed: on, off\n"),
+            (["haptics", "set", "--audio-pulse", "maybe"], 64, "steppie: --audio-pulse does not accept \"maybe\"; allowed: on, off\nSee: steppie --help\n"),
             (["haptics", "set", "--rumble", fifo], 64,
              "steppie: --rumble: \"\(P(fifo))\" cannot be used: a force-feedback device is an event node under /dev/input, such as /dev/input/by-id/…-event-joystick.\n"),
             (["haptics", "set", "--log", folder], 64, "steppie: --log: \(P(folder)) is a folder, not a regular file; it was left untouched.\n"),

@@ -83,7 +83,7 @@ import Testing
     @Test(arguments: [
         ("KEY_ENTER=done", ButtonMap(actions: [UInt16(KEY_ENTER): .done]), "KEY_ENTER=done"),
         ("key_u=undo, KEY_ENTER=done,*=next", ButtonMap(actions: [UInt16(KEY_U): .undo, UInt16(KEY_ENTER): .done], otherKeys: .next),
-         "KEY_ENTER=done,KEY_U=undo,*=next"),
+         "KEY_U=undo,KEY_ENTER=done,*=next"),
         ("28=undo,BTN_A=next", ButtonMap(actions: [28: .undo, UInt16(BTN_SOUTH): .next]), "KEY_ENTER=undo,BTN_SOUTH=next"),
         ("*=done", ButtonMap.anyKeyIsDone, "*=done"),
         ("700=done", ButtonMap(actions: [700: .done]), "700=done"),

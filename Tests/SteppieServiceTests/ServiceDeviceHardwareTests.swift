@@ -50,15 +50,23 @@ import Testing
         let text = f.run(["service", "status"])
         #expect(text.out.contains("  Button \(fifo) (stored for the device): present\n"), "\(text.out)")
 
+        // Next (KEY_N) moves on to the second activity, so a done now would complete it.
+        let firstFocus = Self.status(f)?.children.first?.focus
+        send(ServiceScheduleAndButtonTests.press(49))
+        #expect(waitUntil(timeout: 3) {
+            Self.status(f)?.children.first.map { $0.focus != nil && $0.focus != firstFocus && $0.completed == 1 } == true
+        }, "next did not move on: \(f.logText)")
+
         #expect(f.run(["buttons", "remove", fifo]).status == 0)
         let closed = waitUntil(timeout: 5) { Self.status(f)?.buttons?.map(\.path) == [records] }
         #expect(closed, "the removed button is still in use: \(f.logText)")
         #expect(f.logText.contains("no longer reading the button \(fifo)"), "\(f.logText)")
-        // Well past the debounce window: a press now reaches nobody.
+        // A press now reaches nobody: the second activity stays open.
         send(ServiceScheduleAndButtonTests.press(28))
         #expect(!waitUntil(timeout: 1.5) { completed() != 1 }, "a press of the removed button counted")
-        // The command line's button still works.
-        let appender = try #require(FileHandle(forWritingAtPath: records))
+        // The same press on the command line's button completes it: the removed one would have too.
+        let appender = try #require(FileHandle(forUpdatingAtPath: records))
+        try appender.seekToEnd()
         try appender.write(contentsOf: Data(ServiceScheduleAndButtonTests.press(28)))
         try appender.close()
         #expect(waitUntil(timeout: 3) { completed() == 2 }, "\(f.logText)")
@@ -88,19 +96,23 @@ import Testing
             audioPulse: false, rumble: nil, log: HapticOutputStatus(path: log, state: "present")) }
         #expect(taken, "\(String(describing: Self.status(f)?.haptics)): \(f.logText)")
         #expect(f.logText.contains("haptic stand-ins: audio pulse off, rumble none, log \(log)"), "\(f.logText)")
-        #expect(f.run(["complete"]).status == 0)
-        var lines: [Substring] = []
-        let written = waitUntil(timeout: 5) {
-            lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
-            return !lines.isEmpty
+        func lines() -> [[String: Any]] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
         }
-        #expect(written, "no haptic line: \(f.logText)")
-        let object = try #require(try lines.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
-        #expect(object["event"] as? String == "completed" && object["pattern"] as? String == "light")
-        // Taken away again: the next cue writes nothing more.
+        #expect(f.run(["complete"]).status == 0)
+        #expect(waitUntil(timeout: 5) { lines().count == 1 }, "no haptic line: \(f.logText)")
+        #expect(lines().first?["event"] as? String == "completed" && lines().first?["pattern"] as? String == "light")
+        let undo = f.run(["undo"])
+        #expect(undo.status == 0, "\(undo.err)")
+        #expect(waitUntil(timeout: 5) { lines().count == 2 }, "no haptic line for the undo: \(f.logText)")
+        #expect(lines().last?["event"] as? String == "undone")
+        // Taken away again: the next completion writes nothing more.
         #expect(f.run(["haptics", "set", "--log", "none"]).status == 0)
         #expect(waitUntil(timeout: 5) { Self.status(f)?.haptics?.log == nil })
-        #expect(f.run(["complete"]).status == 0)
-        #expect(!waitUntil(timeout: 1) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count > 1 })
+        let again = f.run(["complete"])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(!waitUntil(timeout: 1) { lines().count > 2 }, "the log was written after it was set to none")
     }
 }
