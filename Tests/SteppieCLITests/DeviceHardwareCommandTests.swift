@@ -157,6 +157,10 @@ import SteppieStore
         // The command line and the error line in Korean, for one of each kind.
         #expect(h.run(["buttons", "add", fifo, "--map", "KEY_ENTER=finish"], locale: "ko").err
                 == "steppie: --map: \"KEY_ENTER=finish\" 값은 쓸 수 없어요. KEY_ENTER에 알 수 없는 동작이에요: \"finish\". done, undo, next 중에서 골라 주세요.\n")
+        // The particle follows the kind: 장치 파일이에요, 폴더예요.
+        #expect(h.run(["buttons", "add", "/dev/null"], locale: "ko").err
+                == "steppie: PATH: \"/dev/null\" 값은 쓸 수 없어요. 이 경로는 장치 파일이에요: /dev/null. 버튼은 /dev/input 아래의 입력 장치이거나, 시험과 재생용 FIFO나 일반 파일이어야 해요.\n")
+        #expect(h.run(["buttons", "add", folder], locale: "ko").err.contains("이 경로는 폴더예요: "))
         #expect(h.run(["buttons", "remove", fifo], locale: "ko").err == "steppie: 저장된 버튼 중에 없어요: \(P(fifo)). 목록: steppie buttons list\n")
         #expect(try Self.dump(h) == before)
     }
