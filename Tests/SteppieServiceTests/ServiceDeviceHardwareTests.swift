@@ -72,6 +72,32 @@ import Testing
         #expect(waitUntil(timeout: 3) { completed() == 2 }, "\(f.logText)")
     }
 
+    /// A debounce of 0 (`--button …:debounce=0`, `buttons add --debounce 0`) lets presses that
+    /// arrive together all count: done, next, done completes two activities, where the default
+    /// 300 ms would drop the second done.
+    @Test func eachButtonsOwnDebounceIsUsed() throws {
+        let f = ServiceFixture()
+        #expect(f.run(["init", "--child", "Mina"]).status == 0)
+        let typed = f.directory + "/typed", stored = f.directory + "/stored"
+        for path in [typed, stored] { #expect(FileManager.default.createFile(atPath: path, contents: Data())) }
+        #expect(f.run(["buttons", "add", stored, "--map", "KEY_ENTER=done,KEY_N=next", "--debounce", "0"]).status == 0)
+        try f.start(["--output", "null", "--button", typed + ":KEY_ENTER=done,KEY_N=next,debounce=0"])
+        let store = try f.store()
+        let child = try store.resolveChild("Mina")
+        func completed() -> Int { (try? store.today(childId: child.id, day: LocalDay(Date(), in: store.timeZone)).completedCount) ?? -1 }
+        func press(_ path: String, _ codes: [UInt16]) throws {
+            let h = try #require(FileHandle(forUpdatingAtPath: path))
+            try h.seekToEnd()
+            try h.write(contentsOf: Data(codes.flatMap { ServiceScheduleAndButtonTests.press($0) }))
+            try h.close()
+        }
+        try press(typed, [28, 49, 28])
+        #expect(waitUntil(timeout: 3) { completed() == 2 }, "completed \(completed()): \(f.logText)")
+        // The undo window of the second completion is open: next first.
+        try press(stored, [49, 28, 49, 28])
+        #expect(waitUntil(timeout: 3) { completed() == 4 }, "completed \(completed()): \(f.logText)")
+    }
+
     @Test func aButtonStoredBeforeTheStartThatIsNotThereIsWaitedFor() throws {
         let f = ServiceFixture()
         #expect(f.run(["init", "--child", "Mina"]).status == 0)
