@@ -19,6 +19,7 @@ public enum Steppie {
         .merging(feedbackHandlers) { a, _ in a }
         .merging(backupHandlers) { a, _ in a }
         .merging(serviceHandlers) { a, _ in a }
+        .merging(deviceHandlers) { a, _ in a }
 
     static let basicHandlers: [String: Handler] = [
         // On a database that has a PIN, init adds children and sets: guardian work.

@@ -39,9 +39,11 @@ public final class ButtonDevice {
 
     /// Opens `spec.path` (O_RDONLY | O_NONBLOCK | O_CLOEXEC) and grabs it when the spec says so.
     /// With `waitIfMissing`, a device not plugged in yet starts lost and is picked up when it
-    /// appears; otherwise, like every other failure, it throws.
+    /// appears; with `keepTrying` (a button stored for the device), so does a device that cannot
+    /// be opened for any other reason (no permission yet, held by another program), its reason in
+    /// `lastReopenError`. Otherwise a failure throws.
     public init(spec: ButtonSpec, debounce: Duration = Debouncer.defaultWindow,
-                now: ContinuousClock.Instant, waitIfMissing: Bool = false) throws(ButtonDeviceError) {
+                now: ContinuousClock.Instant, waitIfMissing: Bool = false, keepTrying: Bool = false) throws(ButtonDeviceError) {
         self.spec = spec
         debouncer = Debouncer(window: debounce)
         nextCheck = now + Self.retryInterval
@@ -49,11 +51,16 @@ public final class ButtonDevice {
             handle = try Self.openDevice(spec)
             status = .open
         } catch {
-            guard case .missing = error, waitIfMissing else { throw error }
+            var missing = false
+            if case .missing = error { missing = true }
+            guard keepTrying || (missing && waitIfMissing) else { throw error }
             status = .lost(.removed)
             lastReopenError = error
         }
     }
+
+    /// True while the device is open and read.
+    public var isPresent: Bool { handle != nil }
 
     deinit {
         // Closing also ends a grab.

@@ -30,6 +30,23 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
         guard !path.isEmpty else { throw .emptyPath }
         self.init(path: path)
         guard let options, !options.isEmpty else { return }
+        let items = try Self.parseItems(options, optionsAllowed: true)
+        if let map = items.map { self.map = map }
+        grab = items.grab
+        debounce = items.debounce
+    }
+
+    /// What a list of items says: the key map (nil when it names no key), `grab`, `debounce=`.
+    struct Items {
+        var map: ButtonMap?
+        var grab = false
+        var debounce: Duration?
+    }
+
+    /// Parses comma-separated items; without `optionsAllowed` (a map alone, `buttons add --map`)
+    /// `grab` and `debounce=` are refused as `optionInMap`.
+    static func parseItems(_ options: String, optionsAllowed: Bool) throws(ButtonSpecError) -> Items {
+        var result = Items()
         var actions: [UInt16: ButtonAction] = [:]
         var otherKeys: ButtonAction?
         var namedKeys = false
@@ -37,8 +54,9 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
         for raw in options.split(separator: ",", omittingEmptySubsequences: false) {
             let item = raw.trimmingSpaces
             if item == "grab" {
+                guard optionsAllowed else { throw .optionInMap(item) }
                 guard seenOptions.insert("grab").inserted else { throw .duplicateOption("grab") }
-                grab = true
+                result.grab = true
                 continue
             }
             guard let equals = item.firstIndex(of: "=") else { throw .unknownItem(item) }
@@ -46,8 +64,9 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
             let value = String(item[item.index(after: equals)...]).trimmingSpaces
             guard !name.isEmpty else { throw .unknownItem(item) }
             if name == "debounce" {
+                guard optionsAllowed else { throw .optionInMap(item) }
                 guard seenOptions.insert("debounce").inserted else { throw .duplicateOption("debounce") }
-                debounce = try Self.parseDebounce(value)
+                result.debounce = try parseDebounce(value)
                 continue
             }
             guard let action = ButtonAction(rawValue: value.lowercased()) else {
@@ -64,7 +83,8 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
             guard actions[code] == nil else { throw .duplicateKey(name) }
             actions[code] = action
         }
-        if namedKeys { map = ButtonMap(actions: actions, otherKeys: otherKeys) }
+        if namedKeys { result.map = ButtonMap(actions: actions, otherKeys: otherKeys) }
+        return result
     }
 
     /// The debounce to use: the spec's own, else the child's setting.
@@ -73,12 +93,7 @@ public struct ButtonSpec: Equatable, Sendable, CustomStringConvertible {
     /// The canonical text of this spec (parses back to an equal value), for storing per device.
     public var description: String {
         var items: [String] = []
-        if map != .anyKeyIsDone {
-            for (code, action) in map.actions.sorted(by: { $0.key < $1.key }) {
-                items.append("\(KeyName.name(for: code) ?? String(code))=\(action.rawValue)")
-            }
-            if let other = map.otherKeys { items.append("*=\(other.rawValue)") }
-        }
+        if map != .anyKeyIsDone, !map.description.isEmpty { items.append(map.description) }
         if grab { items.append("grab") }
         if let debounce { items.append("debounce=\(Self.milliseconds(debounce))ms") }
         // A bare path whose last ':' would read as options keeps an empty option list.

@@ -1,4 +1,4 @@
-/// Why a `--button PATH[:OPTIONS]` value was refused; each case names the part that was wrong.
+/// Why a `--button PATH[:OPTIONS]` value (or a `--map`) was refused; each case names the part that was wrong.
 public enum ButtonSpecError: Error, Equatable, Sendable {
     /// Nothing before the options: the device path is missing.
     case emptyPath
@@ -14,6 +14,8 @@ public enum ButtonSpecError: Error, Equatable, Sendable {
     case duplicateOption(String)
     /// A debounce that is not `0`, `off`, `<n>ms` or `<n>s` between 0 and 5 s.
     case badDebounce(String)
+    /// `grab` or `debounce=` inside a map given alone (`buttons add --map`), which has options for them.
+    case optionInMap(String)
 
     /// The catalog key of the message (`Localization/*/buttons.json`).
     public var catalogKey: String {
@@ -25,6 +27,7 @@ public enum ButtonSpecError: Error, Equatable, Sendable {
         case .duplicateKey: "button.spec.duplicateKey"
         case .duplicateOption: "button.spec.duplicateOption"
         case .badDebounce: "button.spec.badDebounce"
+        case .optionInMap: "button.spec.optionInMap"
         }
     }
 
@@ -32,7 +35,7 @@ public enum ButtonSpecError: Error, Equatable, Sendable {
     public var arguments: [String: String] {
         switch self {
         case .emptyPath: [:]
-        case .unknownItem(let item): ["item": item]
+        case .unknownItem(let item), .optionInMap(let item): ["item": item]
         case .unknownKey(let key): ["key": key]
         case .unknownAction(let key, let action): ["key": key, "action": action]
         case .duplicateKey(let key): ["key": key]

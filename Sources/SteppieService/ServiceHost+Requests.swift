@@ -52,7 +52,8 @@ extension ServiceHost {
         let children = runtimes.values.filter { only == nil || $0.child.id == only }.map { Self.childStatus($0) }.sorted { $0.name < $1.name }
         return ServiceStatus(pid: getpid(), uptimeSeconds: Double(Monotonic.now() - started) / 1e9, database: databasePath,
                              socket: socketPath, output: engine.output.kind.rawValue, children: children,
-                             guardianLAN: guardianLAN.flatMap { lan in guardianLANURL.map { GuardianLANStatus(url: $0, fingerprint: lan.fingerprint) } })
+                             guardianLAN: guardianLAN.flatMap { lan in guardianLANURL.map { GuardianLANStatus(url: $0, fingerprint: lan.fingerprint) } },
+                             buttons: only == nil ? buttons.map(\.status) : nil, haptics: only == nil ? hapticsStatus : nil)
     }
 
     /// One child's status, titles in `locale` (the asking command's language), else the child's.

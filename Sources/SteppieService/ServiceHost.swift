@@ -22,6 +22,14 @@ public enum ServiceLogEntry: Equatable, Sendable {
     case guardianLAN(url: String, fingerprint: String, certificateCreated: Bool)
     /// A big button was lost, came back, or says something (catalog key and arguments).
     case button(key: String, arguments: [String: String])
+    /// A button stored for the device is read from now on (at start, or added by `buttons add`).
+    case buttonInUse(path: String)
+    /// A stored button was removed (`buttons remove`): its reader is closed.
+    case buttonDropped(path: String)
+    /// The haptic stand-ins in use (at start, and whenever `haptics set` changed them).
+    case haptics(audioPulse: Bool, rumble: String?, log: String?)
+    /// A haptic output the device's setting names could not be opened; feedback goes on without it.
+    case hapticOutputFailed(FeedbackError)
     case fault(child: String, reason: String)
     case peerRefused(uid: UInt32)
     case stopping
@@ -55,9 +63,15 @@ public final class ServiceHost {
     var lastWatchdog = 0.0
     /// When each child's schedule was last applied (the wall clock of the routines).
     var scheduleChecked: [UUID: Date] = [:]
-    /// Big buttons and the child they press for (nil: the only child with an active set).
-    let buttons: [ButtonDevice]
+    /// Big buttons in use: the command line's for this run, then those stored for the device.
+    var buttons: [ServiceButton]
+    /// The stored rows the buttons were last opened for (nil before the first load).
+    var storedButtons: [DeviceButton]?
+    /// The child of buttons that name none (`serve --child`; nil: the only child with an active set).
     let buttonChild: String?
+    /// The haptic outputs of the device's setting, as opened (nil before the first load).
+    var haptics: DeviceHapticOutputs?
+    var lastRumbleTry = 0.0
     /// The kiosk pages (nil: `--http none`).
     let httpConfig: HTTPConfig?
     var http: HTTPServer?
@@ -122,7 +136,7 @@ public final class ServiceHost {
         self.httpConfig = http
         self.guardianLAN = guardianLAN
         self.board = StateBoard(clock: clock)
-        self.buttons = buttons
+        self.buttons = buttons.map { ServiceButton(stored: nil, device: $0, childId: nil) }
         self.buttonChild = buttonChild
         self.store = store
         self.databasePath = databasePath
@@ -165,6 +179,8 @@ public final class ServiceHost {
         guard listenFD >= 0 else { throw ServiceError.system(operation: "listen", errno: errno) }
         rescan(now: Monotonic.seconds())
         publishScreens()
+        reloadButtons()
+        reloadHaptics(now: Monotonic.seconds())
         let box = HostBox(self)
         if let lan = guardianLAN {
             // Its own guardian pages (own sessions, `Secure` cookies): a session opened on the
@@ -253,6 +269,7 @@ public final class ServiceHost {
             unlink(socketPath)
         }
         runtimes.removeAll()
+        buttons.removeAll()
         try? engine.output.close()
         lock = nil
     }
@@ -264,7 +281,7 @@ public final class ServiceHost {
     public func step(timeoutMilliseconds: Int32) {
         var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
         for c in clients { fds.append(pollfd(fd: c.fd, events: Int16(POLLIN) | (c.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)) }
-        for b in buttons { fds.append(pollfd(fd: b.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)) }
+        for b in buttons { fds.append(pollfd(fd: b.device.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)) }
         fds.append(pollfd(fd: bridge.wakeFD, events: Int16(POLLIN), revents: 0))
         _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
         let now = Monotonic.seconds()
@@ -293,12 +310,15 @@ public final class ServiceHost {
     func pressButtons() {
         guard !buttons.isEmpty else { return }
         let instant = ContinuousClock.now
-        let target: ChildModeRuntime? = {
+        let fallback: ChildModeRuntime? = {
             if case .success(let r) = runtime(for: buttonChild) { return r }
             return nil
         }()
-        for device in buttons {
+        for button in buttons {
+            let device = button.device
             device.reopenIfDue(now: instant)
+            // A button stored for a child presses for that child only (nothing while it has no routine).
+            let target = button.childId.map { runtimes[$0] } ?? fallback
             for press in device.read(now: instant) {
                 guard let target else { continue }
                 switch press.action {
@@ -315,7 +335,11 @@ public final class ServiceHost {
     func tick(now: Double) {
         for runtime in runtimes.values { runtime.poll() }
         let version = (try? store.dataVersion()) ?? lastVersion
-        if version != lastVersion || now - lastScan >= 1 { rescan(now: now) }
+        if version != lastVersion || now - lastScan >= 1 {
+            rescan(now: now)
+            reloadButtons()
+            reloadHaptics(now: now)
+        }
         lastVersion = version
         if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
             lastWatchdog = now

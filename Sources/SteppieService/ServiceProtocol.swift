@@ -79,6 +79,54 @@ public struct ServiceStatus: Codable, Equatable, Sendable {
     public var children: [ChildStatus]
     /// The guardian pages on the home network, when `--guardian-lan` serves them.
     public var guardianLAN: GuardianLANStatus?
+    /// The big buttons in use: `--button`s of this run, then those stored for the device.
+    public var buttons: [ServiceButtonStatus]?
+    /// The haptic stand-ins in use (the device's setting, as opened).
+    public var haptics: ServiceHapticsStatus?
+}
+
+/// A big button the service reads.
+public struct ServiceButtonStatus: Codable, Equatable, Sendable {
+    public var path: String
+    /// `stored` (steppie buttons add) or `commandLine` (serve --button).
+    public var source: String
+    /// The stored button's id.
+    public var id: String?
+    /// The child its presses are for; nil: `serve --child`, else the only child.
+    public var child: String?
+    /// The key map (`KEY_ENTER=done,*=next`); nil: any key is done.
+    public var map: String?
+    /// `present` (open and read) or `absent` (not plugged in, or not usable yet: tried every 500 ms).
+    public var state: String
+    /// Why an absent button could not be opened (`button.device.*` catalog key), when known.
+    public var problem: String?
+
+    public init(path: String, source: String, id: String? = nil, child: String? = nil, map: String? = nil, state: String,
+                problem: String? = nil) {
+        self.path = path; self.source = source; self.id = id; self.child = child; self.map = map; self.state = state
+        self.problem = problem
+    }
+}
+
+/// The haptic stand-ins in use.
+public struct ServiceHapticsStatus: Codable, Equatable, Sendable {
+    public var audioPulse: Bool
+    public var rumble: HapticOutputStatus?
+    public var log: HapticOutputStatus?
+
+    public init(audioPulse: Bool, rumble: HapticOutputStatus? = nil, log: HapticOutputStatus? = nil) {
+        self.audioPulse = audioPulse; self.rumble = rumble; self.log = log
+    }
+}
+
+/// A haptic output the device's setting names: `present` when it is open, else `absent`.
+public struct HapticOutputStatus: Codable, Equatable, Sendable {
+    public var path: String
+    public var state: String
+
+    public init(path: String, state: String) {
+        self.path = path; self.state = state
+    }
 }
 
 /// Where the guardian pages are served on the home network and the certificate's fingerprint,

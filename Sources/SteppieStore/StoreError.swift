@@ -34,6 +34,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The database file was replaced, moved or deleted, or its WAL deleted, while this process
     /// had it open: a write now would vanish, so it is refused.
     case databaseReplaced(path: String)
+    /// A button is already stored for this device at that path (its id given).
+    case buttonExists(path: String, id: String)
+    /// No button stored for this device has that id or path.
+    case buttonNotFound(String)
 }
 
 /// Something the store did that a front end should tell the user, without failing.

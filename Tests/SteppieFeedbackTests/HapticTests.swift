@@ -50,6 +50,33 @@ import Testing
         #expect((30...70).contains(hz), "\(hz) Hz")
     }
 
+    /// The device's setting changes while the engine runs (`setHaptics`): the next cue follows it.
+    @Test func engineChangesItsHapticsWhileRunning() throws {
+        final class Recorder: HapticOutput, @unchecked Sendable {
+            var got: [String] = []
+            func play(_ pattern: HapticPattern, event: FeedbackEvent) throws { got.append(pattern.name) }
+        }
+        let engine = FeedbackEngine(output: NullOutput(), sounds: Fixture.sounds, render: Fixture.render, log: { _ in })
+        let normal = Fixture.feedback(.normal)
+        let cue = Cue.make(.completed, feedback: normal)
+        let withPulse = try engine.renderToBuffer(cue, feedback: normal, locale: "en")
+        let recorder = Recorder()
+        engine.setHaptics([recorder], audioPulse: false)
+        #expect(!engine.mixesAudioPulse)
+        let without = try engine.renderToBuffer(cue, feedback: normal, locale: "en")
+        try engine.play(cue, feedback: normal, locale: "en")
+        #expect(recorder.got == ["light"])
+        // Only the pulse went: the difference is the light pattern's audio, sample for sample.
+        let pulse = HapticAudio.render(.light, gain: cue.hapticGain)
+        #expect(withPulse.samples.count == without.samples.count)
+        for i in 0..<pulse.count {
+            #expect(abs((withPulse.samples[i] - without.samples[i]) - pulse[i]) < 0.02, "sample \(i)")
+        }
+        #expect(zip(withPulse.samples, without.samples).dropFirst(pulse.count).allSatisfy { $0 == $1 })
+        engine.setHaptics([], audioPulse: true)
+        #expect(try engine.renderToBuffer(cue, feedback: normal, locale: "en").samples == withPulse.samples)
+    }
+
     @Test func engineSendsPatternsToHapticOutputs() throws {
         final class Recorder: HapticOutput, @unchecked Sendable {
             var got: [(String, FeedbackEvent)] = []

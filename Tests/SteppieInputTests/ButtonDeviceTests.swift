@@ -192,6 +192,41 @@ import Glibc
         #expect(device.read(now: at(501)).map(\.action) == [.done])
     }
 
+    /// A button stored for the device is never refused: whatever is in the way, it starts lost
+    /// with the reason kept, and opens once the path names something readable.
+    @Test func aStoredButtonKeepsTryingWhateverTheReason() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.path + "/button"
+        #expect(mkdir(path, 0o700) == 0)
+        let device = try ButtonDevice(spec: ButtonSpec(path: path), now: at(0), keepTrying: true)
+        #expect(device.status == .lost(.removed) && !device.isPresent)
+        #expect(device.lastReopenError == .notAnInputDevice(path: path, kind: .directory))
+        #expect(!device.reopenIfDue(now: at(500)))
+        #expect(rmdir(path) == 0)
+        _ = scratch.file("button", Records.tap(KEY_ENTER))
+        #expect(device.reopenIfDue(now: at(1000)))
+        #expect(device.isPresent && device.lastReopenError == nil)
+        #expect(device.read(now: at(1001)).map(\.action) == [.done])
+        #expect(device.takeNotices() == [.back(path: path)])
+    }
+
+    /// Which paths `buttons add` may store (`ButtonPath.checkStorable`).
+    @Test func storablePathsAreInputNodesOrExistingFifosAndFiles() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let fifo = try scratch.fifo("button")
+        let file = scratch.file("records", [])
+        try ButtonPath.checkStorable(fifo)
+        try ButtonPath.checkStorable(file)
+        // Under /dev/input a node that is not plugged in yet is fine.
+        try ButtonPath.checkStorable("/dev/input/by-id/usb-Steppie-Test-\(getpid())-event-kbd")
+        let missing = scratch.path + "/missing"
+        #expect(throws: ButtonPathError.outsideInputFolder(path: missing)) { try ButtonPath.checkStorable(missing) }
+        #expect(throws: ButtonPathError.unsupportedKind(path: scratch.path, kind: .directory)) { try ButtonPath.checkStorable(scratch.path) }
+        #expect(throws: ButtonPathError.unsupportedKind(path: "/dev/null", kind: .characterDevice)) { try ButtonPath.checkStorable("/dev/null") }
+    }
+
     @Test func aFolderIsRefused() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

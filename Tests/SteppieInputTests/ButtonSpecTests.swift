@@ -64,17 +64,49 @@ import Testing
         let keys = try CatalogFiles.keys()
         let errors: [ButtonSpecError] = [.emptyPath, .unknownItem("x"), .unknownKey("x"),
                                          .unknownAction(key: "x", action: "y"), .duplicateKey("x"),
-                                         .duplicateOption("x"), .badDebounce("x")]
+                                         .duplicateOption("x"), .badDebounce("x"), .optionInMap("x")]
         let deviceErrors: [ButtonDeviceError] = [.missing(path: "p"), .notAnInputDevice(path: "p", kind: .directory),
                                                  .permissionDenied(path: "p"), .grabFailed(path: "p", errno: 16, reason: "r"),
                                                  .system(path: "p", operation: "o", errno: 5, reason: "r")]
         let notices: [ButtonNotice] = [.lost(path: "p", reason: .unplugged), .lost(path: "p", reason: .removed),
                                        .lost(path: "p", reason: .readFailed(errno: 5, reason: "r")), .back(path: "p")]
-        let used = errors.map(\.catalogKey) + deviceErrors.map(\.catalogKey) + notices.map(\.catalogKey)
+        let pathErrors: [ButtonPathError] = [.outsideInputFolder(path: "p"), .unsupportedKind(path: "p", kind: .socket)]
+        let used = errors.map(\.catalogKey) + deviceErrors.map(\.catalogKey) + notices.map(\.catalogKey) + pathErrors.map(\.catalogKey)
         for locale in ["ko", "en"] {
             for key in used { #expect(keys[locale]?.contains(key) == true, "\(locale) lacks \(key)") }
             #expect(Set(used).isSuperset(of: keys[locale] ?? []), "\(locale)/buttons.json has unused keys")
         }
+    }
+
+    /// A map alone (`buttons add --map`): the same items as a spec's, without `grab` and
+    /// `debounce=`, and a canonical text that parses back to the same map.
+    @Test(arguments: [
+        ("KEY_ENTER=done", ButtonMap(actions: [UInt16(KEY_ENTER): .done]), "KEY_ENTER=done"),
+        ("key_u=undo, KEY_ENTER=done,*=next", ButtonMap(actions: [UInt16(KEY_U): .undo, UInt16(KEY_ENTER): .done], otherKeys: .next),
+         "KEY_U=undo,KEY_ENTER=done,*=next"),
+        ("28=undo,BTN_A=next", ButtonMap(actions: [28: .undo, UInt16(BTN_SOUTH): .next]), "KEY_ENTER=undo,BTN_SOUTH=next"),
+        ("*=done", ButtonMap.anyKeyIsDone, "*=done"),
+        ("700=done", ButtonMap(actions: [700: .done]), "700=done"),
+    ])
+    func mapsParseAloneAndHaveACanonicalText(text: String, expected: ButtonMap, canonical: String) throws {
+        let map = try ButtonMap(parsing: text)
+        #expect(map == expected)
+        #expect(map.description == canonical)
+        #expect(try ButtonMap(parsing: map.description) == map)
+        // The same map inside a spec.
+        #expect(try ButtonSpec(parsing: "/dev/input/event3:" + text).map == expected)
+    }
+
+    @Test(arguments: [
+        ("", ButtonSpecError.unknownItem("")),
+        ("grab", .optionInMap("grab")),
+        ("KEY_ENTER=done,debounce=300ms", .optionInMap("debounce=300ms")),
+        ("KEY_ENTRE=done", .unknownKey("KEY_ENTRE")),
+        ("KEY_ENTER=done,KEY_ENTER=undo", .duplicateKey("KEY_ENTER")),
+        ("KEY_ENTER=finish", .unknownAction(key: "KEY_ENTER", action: "finish")),
+    ])
+    func mapsRefuse(text: String, expected: ButtonSpecError) {
+        #expect(throws: expected) { try ButtonMap(parsing: text) }
     }
 
     @Test func keyNamesAndCodes() {

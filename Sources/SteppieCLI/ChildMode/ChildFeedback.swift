@@ -1,6 +1,7 @@
 import SteppieChildMode
 import Foundation
 import SteppieCore
+import SteppieFeedback
 import SteppieSecurity
 import SteppieStore
 
@@ -13,6 +14,10 @@ enum ChildFeedback {
         let (engine, note) = try c.feedbackEngine(defaultWav: c.defaultWavName("child"), resilient: true, report: report)
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         do { try engine.warmUp(locales: [locale]) } catch { report(ErrorText.line(error, c.text)) }
+        // This device's haptic stand-ins (`steppie haptics set`), as the service uses them.
+        let haptics = DeviceHapticOutputs(try c.store().deviceHaptics())
+        haptics.apply(to: engine)
+        haptics.failures.forEach { report(ErrorText.line($0, c.text)) }
         let describe: (any Error) -> String = { [text = c.text] in ErrorText.line($0, text) }
         let recordings = RecordingCache(store: try c.store(), describe: describe, report: report)
         let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings,

@@ -27,9 +27,10 @@ enum ServiceCommands {
         let buttons = try c.invocation.values("--button").map { (text: String) throws -> ButtonDevice in
             let spec: ButtonSpec
             do throws(ButtonSpecError) { spec = try ButtonSpec(parsing: text) } catch {
-                throw UsageError.invalidValue(option: "--button", value: text, expected: c.text(error.catalogKey, error.arguments))
+                throw UsageError.refusedValue(option: "--button", value: text, reason: c.text(error.catalogKey, error.arguments))
             }
-            return try ButtonDevice(spec: spec, now: ContinuousClock.now)
+            return try ButtonDevice(spec: spec, debounce: spec.effectiveDebounce(childSetting: Debouncer.defaultWindow),
+                                    now: ContinuousClock.now)
         }
         let http = try httpConfig(c)
         let lan = try guardianLANConfig(c, database: database)
@@ -151,6 +152,18 @@ enum ServiceCommands {
         }
         if let lan = status.guardianLAN {
             c.console.print(c.text("cli.service.guardianLAN", ["url": lan.url, "fingerprint": lan.fingerprint]))
+        }
+        for button in status.buttons ?? [] {
+            c.console.print(c.text("cli.service.button", ["path": button.path, "source": c.text("cli.service.buttonSource.\(button.source)"),
+                                                          "state": c.text("cli.service.state.\(button.state)")]))
+        }
+        if let haptics = status.haptics {
+            func output(_ o: HapticOutputStatus?) -> String {
+                o.map { c.text("cli.service.hapticOutput", ["path": $0.path, "state": c.text("cli.service.state.\($0.state)")]) }
+                    ?? c.text("cli.haptics.none")
+            }
+            c.console.print(c.text("cli.service.haptics", ["audioPulse": c.text(haptics.audioPulse ? "cli.haptics.on" : "cli.haptics.off"),
+                                                           "rumble": output(haptics.rumble), "log": output(haptics.log)]))
         }
         return 0
     }

@@ -10,7 +10,8 @@ public enum CommandTree {
 
     /// Every command, by area; each area declares its own part of the tree.
     public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract",
-                                         subcommands: basics + guardianArea + scheduleArea + feedbackArea + backupArea + serviceArea)
+                                         subcommands: basics + guardianArea + scheduleArea + feedbackArea + backupArea + serviceArea
+                                                             + deviceArea)
 
     static let basics: [CommandSpec] = [
         CommandSpec("init", abstract: "cli.init.abstract", options: [

@@ -13,6 +13,9 @@ public enum UsageError: Error, Equatable, Sendable {
     case unexpectedArgument(String)
     case missingArgument(String)
     case invalidValue(option: String, value: String, expected: String)
+    /// A value refused for a reason said in full (a button map naming an unknown key, a path a
+    /// button cannot be at): `reason` is catalog text already in the user's language.
+    case refusedValue(option: String, value: String, reason: String)
     case conflictingOptions(String, String)
     /// An option names a path that cannot be used for it (a FIFO as an output file, …).
     case unusablePath(option: String, FileRefusal)

@@ -54,6 +54,12 @@ extension ErrorText {
         case .guardianLAN(let url, let fingerprint, let created):
             return t(created ? "service.log.guardianLANNew" : "service.log.guardianLAN", ["url": url, "fingerprint": fingerprint])
         case .button(let key, let arguments): return button(key, arguments, t)
+        case .buttonInUse(let path): return t("service.log.buttonInUse", ["path": path])
+        case .buttonDropped(let path): return t("service.log.buttonDropped", ["path": path])
+        case .haptics(let pulse, let rumble, let log):
+            return t("service.log.haptics", ["audioPulse": t(pulse ? "cli.haptics.on" : "cli.haptics.off"),
+                                             "rumble": rumble ?? t("cli.haptics.none"), "log": log ?? t("cli.haptics.none")])
+        case .hapticOutputFailed(let e): return t("service.log.hapticFailed", ["reason": feedback(e, t)])
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
         case .stopping: return t("service.log.stopping")

@@ -24,6 +24,7 @@ enum ErrorText {
         case .missingArgument(let a): line = t("cli.error.missingArgument", ["argument": a])
         case .notAllowed(let o, let v, let a): line = t("cli.error.notAllowed", ["option": o, "value": Validator.printable(v), "allowed": allowed(a, t)])
         case .invalidValue(let o, let v, let x): line = t("cli.error.invalidValue", ["option": o, "value": Validator.printable(v), "expected": x])
+        case .refusedValue(let o, let v, let r): line = t("cli.error.refusedValue", ["option": o, "value": Validator.printable(v), "reason": r])
         case .conflictingOptions(let a, let b): line = t("cli.error.conflictingOptions", ["first": a, "second": b])
         case .unusablePath(let o, let refusal): line = o + ": " + file(refusal, t)
         }
@@ -94,6 +95,8 @@ enum ErrorText {
         case .databaseMissing(let path): return t("cli.error.databaseMissing", ["path": Validator.printable(path)])
         case .foreignFile(let path): return t("cli.error.foreignFile", ["path": Validator.printable(path)])
         case .databaseReplaced(let path): return t("cli.error.databaseReplaced", ["path": Validator.printable(path)])
+        case .buttonExists(let path, let id): return t("cli.error.buttonExists", ["path": Validator.printable(path), "id": id])
+        case .buttonNotFound(let selector): return t("cli.error.buttonNotFound", ["button": Validator.printable(selector)])
         }
     }
 

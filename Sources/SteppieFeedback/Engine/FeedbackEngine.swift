@@ -20,14 +20,14 @@ public final class FeedbackEngine: @unchecked Sendable {
     let render: SpeechRenderer
     /// Pronunciation lexicons by language (`ko`, `en`), applied to every sentence spoken.
     let lexicons: [String: PronunciationLexicon]
-    private let haptics: [any HapticOutput]
-    private let audioHaptics: Bool
     private let log: @Sendable (FeedbackNotice) -> Void
     private let lock = NSLock()
     // Guarded by `lock`.
     private var playingPriority: SpeechPriority?
     private var effectCache: [EffectKey: [Float]] = [:]
     private var failedHaptics = Set<Int>()
+    private var haptics: [any HapticOutput]
+    private var audioHaptics: Bool
 
     /// An engine on `output` with preloaded `sounds`; `render` supplies the sentences.
     /// - Parameters:
@@ -40,6 +40,20 @@ public final class FeedbackEngine: @unchecked Sendable {
         self.output = output; self.sounds = sounds; self.speech = speech; self.render = render; self.lexicons = lexicons
         self.haptics = haptics; self.audioHaptics = audioHaptics; self.log = log
     }
+
+    /// Changes the haptic stand-ins while the engine runs (the device's setting changed): the
+    /// next cue goes to `outputs` and mixes the audio pulse in only when `audioPulse`. A failing
+    /// output is reported once again.
+    public func setHaptics(_ outputs: [any HapticOutput], audioPulse: Bool) {
+        lock.withLock {
+            haptics = outputs
+            audioHaptics = audioPulse
+            failedHaptics.removeAll()
+        }
+    }
+
+    /// Whether the audio pulse is mixed into cues.
+    public var mixesAudioPulse: Bool { lock.withLock { audioHaptics } }
 
     /// The effective feedback of a child's profile (the intensity table with the profile on top).
     public static func effective(profile: FeedbackProfile) -> EffectiveFeedback {

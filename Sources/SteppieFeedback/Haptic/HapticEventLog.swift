@@ -1,4 +1,5 @@
 import Foundation
+import SteppieFiles
 
 /// Writes one JSON object per haptic pattern to a file (JSON lines), for review and other front ends.
 public final class HapticEventLog: HapticOutput, @unchecked Sendable {
@@ -8,22 +9,17 @@ public final class HapticEventLog: HapticOutput, @unchecked Sendable {
     private let handle: FileHandle
     private let clock: @Sendable () -> Date
 
-    /// Opens (creates or appends to) the log at `path`.
+    /// Opens (creates 0600, or appends to) the log at `path`; anything but a regular file (a FIFO
+    /// that would block every cue, a device, a folder) is refused.
     public init(path: String, clock: @escaping @Sendable () -> Date = { Date() }) throws {
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: path) && !fm.createFile(atPath: path, contents: nil) {
-            throw FeedbackError.hapticLog(path: path, reason: "cannot create the file")
+        let fd: Int32
+        do { fd = try OwnerOnly.openForWriting(path, truncate: false, append: true) } catch {
+            throw FeedbackError.hapticLog(path: path, reason: "\(error)")
         }
-        guard let h = FileHandle(forWritingAtPath: path) else {
-            throw FeedbackError.hapticLog(path: path, reason: "cannot open the file for writing")
-        }
-        h.seekToEndOfFile()
         self.path = path
-        handle = h
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         self.clock = clock
     }
-
-    deinit { try? handle.close() }
 
     struct Line: Encodable {
         var at: String

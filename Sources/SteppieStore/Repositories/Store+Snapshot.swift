@@ -27,7 +27,9 @@ extension Store {
     /// routines that are still there after the replacement; the others' rows are dropped. Weekly
     /// schedules (not part of snapshots either) keep the slots whose child and visible set are still
     /// there. Guardian corrections and routine absences (not in snapshots) stay for the routines
-    /// that are there again.
+    /// that are there again. This device's buttons and haptic outputs (not in snapshots) stay; a
+    /// button keeps its child when that child is there again (and not archived), else it presses for
+    /// the only child.
     public func replaceAll(with snapshot: Snapshot) throws {
         try validateGroups(snapshot)
         try write {
@@ -36,6 +38,8 @@ extension Store {
                 row in (0..<6).map { row.value(Int32($0)) }
             }
             let guardianRecords = try takeGuardianRecords()
+            // This device's buttons are not in snapshots; their child links must let go of the children.
+            let buttonChildren = try takeButtonChildren()
             // History rows first: a trigger forbids removing routines that logs point at; recordings
             // point at routines too, schedules at children and sets.
             try db.execute("""
@@ -44,6 +48,7 @@ extension Store {
                 """)
             try insertRows(children: snapshot.children, sets: snapshot.routineSets, routines: snapshot.routines,
                            logs: snapshot.dailyLogs)
+            try putBackButtonChildren(buttonChildren, children: snapshot.children)
             let restored = Set(snapshot.routines.map(\.id))
             for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
             try putBack(guardianRecords, routines: restored)
