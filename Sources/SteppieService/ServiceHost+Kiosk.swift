@@ -34,7 +34,8 @@ extension ServiceHost {
     /// a card the child did not see.
     func kioskPress(child: String, op: String, version: Int?) -> (status: Int, body: String) {
         guard let id = UUID(uuidString: child), let runtime = runtimes[id] else { return (404, "{\"error\":\"no such child\"}") }
-        publishScreens()
+        // `published` is current here: every loop turn ends with `publishScreens`, and taps are
+        // run first in the next turn, before anything else can change a runtime.
         if let version, let current = published[id], version < current.version {
             return (409, current.json(now: clock.now()))
         }
