@@ -21,6 +21,15 @@ func percentile(_ xs: [Double], _ p: Double) -> Double {
     let s = xs.sorted()
     return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded(.up)))]
 }
+/// Waits until monotonic `t`: sleeps while more than 0.3 ms remain, then spins, so a late wake-up
+/// from `usleep` is not counted as the engine's time.
+func waitUntilTime(_ t: UInt64) {
+    while true {
+        let n = now()
+        if n >= t { return }
+        if t - n > 300_000 { usleep(100) }
+    }
+}
 func waitFor(_ timeout: Double, _ cond: () -> Bool) -> Bool {
     let end = now() + UInt64(timeout * 1e9)
     while now() < end { if cond() { return true }; usleep(200) }
@@ -64,8 +73,9 @@ do {
         queuedLat.append(ms(now() - press))
         _ = waitFor(1) { engine.latencies(of: report).cue != nil }
         if let c = engine.latencies(of: report).cue { cueLat.append(c * 1000) }
-        if let l = output.latency() { latencies.append(l * 1000) }
         usleep(40_000)
+        // Read while the cue plays, not right after the flush (the server has no timing data then).
+        if let l = output.latency() { latencies.append(l * 1000) }
     }
     progress("announcement presses")
     // An announcement waits behind a completion (lower priority): start this phase when idle.
@@ -77,8 +87,8 @@ do {
         let report = try engine.play(cue, feedback: strong, locale: "en", pressTime: press)
         _ = waitFor(1) { engine.latencies(of: report).speech != nil }
         if let s = engine.latencies(of: report).speech { speechLat.append(s * 1000) }
-        if let l = output.latency() { latencies.append(l * 1000) }
         usleep(40_000)
+        if let l = output.latency() { latencies.append(l * 1000) }
     }
     listener.waitForSilence(quiet: 0.3)
 
@@ -95,14 +105,16 @@ do {
     let longSeconds = try engine.renderToBuffer(
         Cue.make(.next, context: CueContext(routineTitle: longTitle), feedback: strong), feedback: strong, locale: "en").duration
     let interval: UInt64 = 100_000_000
+    var late: [Double] = []
     func runScheduled(_ count: Int, _ press: (Int, UInt64) throws -> (PlayReport, UInt64)) rethrows -> (reports: [PlayReport], blocked: [Double]) {
         var reports: [PlayReport] = [], blocked: [Double] = []
         let start = now() + 50_000_000
         for i in 0..<count {
             let arrival = start + UInt64(i) * interval
-            while now() < arrival { usleep(100) }
+            waitUntilTime(arrival)
             let (report, called) = try press(i, arrival)
             blocked.append(ms(now() - called))
+            late.append(called > report.pressTime ? ms(called - report.pressTime) : 0)
             reports.append(report)
         }
         return (reports, blocked)
@@ -125,7 +137,7 @@ do {
         let announce = Cue.make(.announce, context: CueContext(routineTitle: "\(i) " + longTitle), feedback: strong)
         try engine.play(announce, feedback: strong, locale: "en", pressTime: arrival)
         let pressAt = arrival + 1_000_000
-        while now() < pressAt { usleep(50) }
+        waitUntilTime(pressAt)
         let done = Cue.make(.completed, context: CueContext(routineTitle: "task \(i)"), feedback: strong)
         let called = now()
         return (try engine.play(done, feedback: strong, locale: "en", pressTime: pressAt), called)
@@ -191,6 +203,7 @@ do {
     row(String(format: "press → first cue sample, `next` every 100 ms (%.1f s sentences)", longSeconds), longNextLat, "≤ 5 p99")
     row("press → first cue sample, `done` 1 ms into a ~10 s sentence", longDoneLat, "≤ 5 p99")
     row("loop blocked per `next` press (its play call)", blockedLat, "-")
+    row("press arrived → its play call began (both phases)", late, "-")
     row("press → first audible on monitor (engine, next)", engineHeard, "-")
     row("espeak-ng command → first audible on monitor", espeakHeard, "baseline")
     row("spd-say → first audible on monitor (\(spdNote))", spdHeard, "baseline")
