@@ -23,6 +23,29 @@ final class LogLines: @unchecked Sendable {
 
 /// Polls `condition` until it holds or `timeout` passes (tests never sleep on luck: they wait for a fact).
 
+/// A null sink of a test's own on the private server: other suites play into the shared one at the
+/// same time, which a test measuring silence must not hear. Unloaded by `unload()`.
+final class OwnSink {
+    let name = "steppie_own_" + UUID().uuidString.prefix(8).lowercased()
+    private let module: String
+
+    init() throws {
+        module = try Self.pactl(["load-module", "module-null-sink", "sink_name=\(name)", "rate=22050", "channels=1"])
+    }
+
+    func unload() { _ = try? Self.pactl(["unload-module", module]) }
+
+    /// Runs `pactl` on the test's server and returns what it printed.
+    static func pactl(_ args: [String]) throws -> String {
+        let out = NSTemporaryDirectory() + "steppie-pactl-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let full = (PulseEnv.server.map { ["-s", $0] } ?? []) + args
+        let p = try SpawnedProcess("/usr/bin/pactl", full, stdoutPath: out)
+        guard p.wait(timeout: 10) == 0 else { throw FeedbackError.pulse(call: "pactl \(args.first ?? "")", reason: "failed") }
+        return ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
 /// Records a sink monitor with `parec` into a raw 16-bit file.
 final class MonitorRecorder {
     let path = NSTemporaryDirectory() + "steppie-rec-\(UUID().uuidString).raw"

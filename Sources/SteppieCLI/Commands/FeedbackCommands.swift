@@ -30,7 +30,7 @@ enum FeedbackCommands {
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let program = engine.output.startProgram([], interrupt: true)
         _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
-        try engine.output.drain()
+        try engine.drain()
         try engine.output.close()
         return 0
     }
@@ -60,7 +60,7 @@ enum FeedbackCommands {
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let report = try engine.play(cue, feedback: feedback, locale: locale)
         if let spoken = report.spokenText { c.console.print("  “\(spoken)”") }
-        try engine.output.drain()
+        try engine.drain()
         try engine.output.close()
         return 0
     }
@@ -127,7 +127,7 @@ enum FeedbackCommands {
             } else {
                 c.console.print("  ▶ \(name)")
                 try engine.play(cue, feedback: feedback, locale: locale)
-                try engine.output.drain()
+                try engine.drain()
             }
         }
         if outDir == nil { try engine.output.close() }

@@ -67,12 +67,12 @@ extension Context {
     }
 }
 
-extension AudioOutput {
-    /// Waits until everything queued has been written and has had time to leave the speaker
-    /// (the stream's latency), or until `timeout` seconds passed.
+extension FeedbackEngine {
+    /// Waits until every cue has been synthesized and written and has had time to leave the
+    /// speaker (the stream's latency), or until `timeout` seconds passed.
     func drain(timeout: Double = 30) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while isBusy && Date() < deadline { usleep(10_000) }
-        usleep(UInt32(min(1, latency() ?? 0) * 1_000_000) + 30_000)
+        usleep(UInt32(min(1, output.latency() ?? 0) * 1_000_000) + 30_000)
     }
 }

@@ -16,6 +16,8 @@ extension ErrorText {
             return t("cli.feedback.notice.hapticFailed", ["reason": reason])
         case .audioFailed(let call, let reason):
             return t("cli.feedback.notice.audioFailed", ["call": call, "reason": reason])
+        case .speechFailed(let call, let code):
+            return t("cli.feedback.notice.speechFailed", ["call": call, "code": String(code)])
         }
     }
 

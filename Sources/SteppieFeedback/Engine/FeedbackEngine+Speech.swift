@@ -10,10 +10,26 @@ struct SpokenSpeech {
     var recording: Range<Int>?
 }
 
+/// How one cue's speech is made: its pieces in the order they are said, one voice, one gain.
+struct SpeechPlan: Sendable {
+    enum Piece: Sendable {
+        /// Text for espeak-ng (sanitized, the lexicon applied).
+        case synthesized(text: String, phonemes: Bool)
+        /// A guardian's recording, at the speech gain.
+        case recorded([Float])
+    }
+
+    var pieces: [Piece]
+    var settings: VoiceSettings
+    var gain: Float
+    /// The sanitized sentence (a recorded argument shown as its text).
+    var text: String
+}
+
 extension FeedbackEngine {
-    /// The speech of `part`: synthesized, or — with a recording whose argument appears in the
-    /// sentence — the text before it synthesized, the recording, and the text after it synthesized.
-    func speechSamples(_ part: SpeechPart, feedback: EffectiveFeedback, locale: String) throws -> SpokenSpeech {
+    /// The pieces of `part`: the sentence synthesized, or — with a recording whose argument appears
+    /// in the sentence — the text before it synthesized, the recording, and the text after it synthesized.
+    func speechPlan(_ part: SpeechPart, feedback: EffectiveFeedback, locale: String) -> SpeechPlan {
         let sentence = render(part.key, part.values, locale)
         let settings = voice(feedback, locale: locale)
         let gain = Float(feedback.speechVolume) * Self.speechLevel
@@ -23,15 +39,52 @@ extension FeedbackEngine {
               case let value = SpokenForms.say(typed, locale: locale), !value.isEmpty,
               let range = sentence.range(of: value) else {
             let (text, phonemes) = speakable(sentence, locale: locale)
-            let raw = try speech.samples(text: text, settings: settings, phonemes: phonemes)
-            return SpokenSpeech(samples: SampleFormat.toFloat(raw, gain: gain), text: shown, recording: nil)
+            return SpeechPlan(pieces: [.synthesized(text: text, phonemes: phonemes)], settings: settings, gain: gain, text: shown)
         }
-        var samples = try synthesizedPiece(String(sentence[..<range.lowerBound]), settings: settings, locale: locale, gain: gain)
-        let start = samples.count
-        samples += recording.samples.map { $0 * gain }
-        let end = samples.count
-        samples += try synthesizedPiece(String(sentence[range.upperBound...]), settings: settings, locale: locale, gain: gain)
-        return SpokenSpeech(samples: samples, text: shown, recording: start..<end)
+        var pieces: [SpeechPlan.Piece] = []
+        // Pieces with nothing to say (only punctuation or spaces) are silent.
+        func add(_ text: Substring) {
+            guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return }
+            let (clean, phonemes) = speakable(String(text), locale: locale)
+            pieces.append(.synthesized(text: clean, phonemes: phonemes))
+        }
+        add(sentence[..<range.lowerBound])
+        pieces.append(.recorded(recording.samples.map { $0 * gain }))
+        add(sentence[range.upperBound...])
+        return SpeechPlan(pieces: pieces, settings: settings, gain: gain, text: shown)
+    }
+
+    /// The whole speech of `plan`, synthesized now (offline rendering and timeline outputs).
+    func speechSamples(_ plan: SpeechPlan) throws -> SpokenSpeech {
+        var samples: [Float] = []
+        var recording: Range<Int>?
+        for piece in plan.pieces {
+            switch piece {
+            case let .synthesized(text, phonemes):
+                samples += SampleFormat.toFloat(try speech.samples(text: text, settings: plan.settings, phonemes: phonemes),
+                                                gain: plan.gain)
+            case let .recorded(recorded):
+                recording = samples.count..<(samples.count + recorded.count)
+                samples += recorded
+            }
+        }
+        return SpokenSpeech(samples: samples, text: plan.text, recording: recording)
+    }
+
+    /// The whole speech of `plan` when every synthesized piece is cached already (a prepared
+    /// announcement), nil otherwise; never waits for espeak-ng's queue.
+    func cachedSpeech(_ plan: SpeechPlan) -> [Float]? {
+        var samples: [Float] = []
+        for piece in plan.pieces {
+            switch piece {
+            case let .synthesized(text, phonemes):
+                guard let hit = speech.cached(text: text, settings: plan.settings, phonemes: phonemes) else { return nil }
+                samples += SampleFormat.toFloat(hit, gain: plan.gain)
+            case let .recorded(recorded):
+                samples += recorded
+            }
+        }
+        return samples
     }
 
     /// Sanitized text with the locale's lexicon applied, and whether phoneme input must be on.
@@ -44,12 +97,5 @@ extension FeedbackEngine {
 
     func voice(_ feedback: EffectiveFeedback, locale: String) -> VoiceSettings {
         VoiceSettings(locale: locale, rate: feedback.speechRate, pitch: feedback.pitch, variant: feedback.voiceVariant)
-    }
-
-    /// A piece of a split sentence; pieces with nothing to say (only punctuation or spaces) are silent.
-    private func synthesizedPiece(_ text: String, settings: VoiceSettings, locale: String, gain: Float) throws -> [Float] {
-        guard text.contains(where: { $0.isLetter || $0.isNumber }) else { return [] }
-        let (clean, phonemes) = speakable(text, locale: locale)
-        return SampleFormat.toFloat(try speech.samples(text: clean, settings: settings, phonemes: phonemes), gain: gain)
     }
 }

@@ -10,6 +10,8 @@ public typealias SpeechRenderer = @Sendable (_ key: String, _ values: [String: M
 /// The feedback engine: turns cues into sound, speech and haptics on an output, at once.
 ///
 /// `@unchecked Sendable`: its mutable state is guarded by `lock`; espeak-ng is owned by `SpeechSynthesizer`.
+/// On a streaming output the lock is never held while waiting for espeak-ng's queue (the queue's
+/// jobs take the lock to mix each chunk), so a press never waits for a synthesis.
 public final class FeedbackEngine: @unchecked Sendable {
     /// Linear level of speech at full volume (espeak-ng's voice peaks near full scale).
     public static let speechLevel: Float = 0.6
@@ -20,14 +22,25 @@ public final class FeedbackEngine: @unchecked Sendable {
     let render: SpeechRenderer
     /// Pronunciation lexicons by language (`ko`, `en`), applied to every sentence spoken.
     let lexicons: [String: PronunciationLexicon]
-    private let log: @Sendable (FeedbackNotice) -> Void
-    private let lock = NSLock()
+    let log: @Sendable (FeedbackNotice) -> Void
+    let lock = NSLock()
     // Guarded by `lock`.
-    private var playingPriority: SpeechPriority?
+    var playingPriority: SpeechPriority?
     private var effectCache: [EffectKey: [Float]] = [:]
     private var failedHaptics = Set<Int>()
+    /// The haptic stand-ins and whether the audio pulse is mixed in (`setHaptics` changes them).
     private var haptics: [any HapticOutput]
     private var audioHaptics: Bool
+    /// The sentence being synthesized into the output right now (streaming outputs), nil when none.
+    /// Replacing it is what cuts it: its next chunk is refused and espeak-ng aborts.
+    var active: ActiveSpeech?
+    /// Less important cues waiting until the sentence in front of them has been synthesized whole.
+    var waiting: [WaitingCue] = []
+    /// Each cue's first sample and first speech sample, by ticket, for `latencies(of:)`.
+    var markers: [Int: CueMarkers] = [:]
+    private var nextTicket = 0
+    /// espeak-ng calls whose failure in a streaming job was told (once each).
+    var reportedSpeechFailures = Set<String>()
 
     /// An engine on `output` with preloaded `sounds`; `render` supplies the sentences.
     /// - Parameters:
@@ -67,32 +80,59 @@ public final class FeedbackEngine: @unchecked Sendable {
 
     /// Plays `cue` now: the non-speech part is written to the output first, then the speech is mixed in.
     ///
-    /// A newer cue of equal or higher priority interrupts (flushes) what is playing; a less
-    /// important one waits until the current cue has ended.
+    /// A newer cue of equal or higher priority interrupts (flushes) what is playing, and the
+    /// sentence still being synthesized for it is cut; a less important one waits until the
+    /// current cue has ended. On a streaming output (PulseAudio) the speech is synthesized on
+    /// espeak-ng's own queue and mixed in chunk by chunk as it comes, so the call returns at once
+    /// and a synthesis failure is told through `log` (`FeedbackNotice.speechFailed`); on a timeline
+    /// output (WAV, null) the speech is synthesized whole within the call, and a failure is thrown.
     @discardableResult
     public func play(_ cue: Cue, feedback: EffectiveFeedback, locale: String,
                      pressTime: UInt64 = Monotonic.now()) throws -> PlayReport {
+        guard !cue.isSilent else {
+            return PlayReport(pressTime: pressTime, decision: .wait, program: nil, ticket: nil, spokenText: nil)
+        }
+        let plan = cue.speech.map { speechPlan($0, feedback: feedback, locale: locale) }
+        let offset = cue.speech.map { SampleFormat.samples($0.offset) } ?? 0
         lock.lock()
         defer { lock.unlock() }
-        guard !cue.isSilent else {
-            return PlayReport(pressTime: pressTime, decision: .wait, program: nil, speech: nil, spokenText: nil)
-        }
-        let decision = output.isBusy ? PlaybackDecision.decide(playing: playingPriority, new: cue.priority) : .interrupt
+        nextTicket += 1
+        let ticket = nextTicket
+        let streaming = output.streamsSpeech
+        let busy = output.isBusy || (streaming && (active != nil || !waiting.isEmpty))
+        let decision = busy ? PlaybackDecision.decide(playing: playingPriority, new: cue.priority) : .interrupt
         let effects = nonSpeech(cue)
-        let program = output.startProgram(effects, interrupt: decision == .interrupt)
-        if decision == .interrupt || playingPriority == nil { playingPriority = cue.priority }
         if let pattern = cue.haptic { sendHaptics(pattern, event: cue.event) }
-        var marker: SampleMarker?
-        var text: String?
-        if let part = cue.speech {
-            let spoken = try speechSamples(part, feedback: feedback, locale: locale)
-            text = spoken.text
-            let samples = spoken.samples
-            if !samples.isEmpty {
-                marker = output.mix(samples, into: program, offset: SampleFormat.samples(part.offset))
-            }
+        let report = { (program: ProgramHandle?) in
+            PlayReport(pressTime: pressTime, decision: decision, program: program, ticket: CueTicket(id: ticket),
+                       spokenText: plan?.text)
         }
-        return PlayReport(pressTime: pressTime, decision: decision, program: program, speech: marker, spokenText: text)
+        guard streaming else {
+            // A timeline output: the speech whole, now, so the timeline is the same every time.
+            let program = output.startProgram(effects, interrupt: decision == .interrupt)
+            if decision == .interrupt || playingPriority == nil { playingPriority = cue.priority }
+            record(ticket, CueMarkers(firstSample: program.firstSample))
+            if let plan {
+                let samples = try speechSamples(plan).samples
+                if !samples.isEmpty { markers[ticket]?.speech = output.mix(samples, into: program, offset: offset) }
+            }
+            return report(program)
+        }
+        record(ticket, CueMarkers())
+        let pending = WaitingCue(ticket: ticket, effects: effects, speech: plan, offset: offset)
+        if decision == .wait, active != nil || !waiting.isEmpty {
+            // Where the sentence in front ends is known once it is synthesized whole.
+            waiting.append(pending)
+            return report(nil)
+        }
+        if decision == .interrupt {
+            active = nil            // cuts the sentence in progress: its next chunk is refused
+            waiting.removeAll()     // the flush drops what waited behind it, as it drops queued audio
+            playingPriority = cue.priority
+        } else if playingPriority == nil {
+            playingPriority = cue.priority
+        }
+        return report(start(pending, interrupt: decision == .interrupt))
     }
 
     /// Synthesizes the speech of `cue` ahead of time (the likely next utterance), so `play` finds it cached.
@@ -110,7 +150,7 @@ public final class FeedbackEngine: @unchecked Sendable {
         var recordingRange: Range<Int>?
         var text: String?
         if let part = cue.speech {
-            let spoken = try speechSamples(part, feedback: feedback, locale: locale)
+            let spoken = try speechSamples(speechPlan(part, feedback: feedback, locale: locale))
             text = spoken.text
             if !spoken.samples.isEmpty {
                 let at = SampleFormat.samples(part.offset)
@@ -123,13 +163,21 @@ public final class FeedbackEngine: @unchecked Sendable {
                            speech: speechRange, spokenText: text, recording: recordingRange)
     }
 
-    /// The write times of a report's first cue sample and first speech sample, in seconds after the press.
+    /// The write times of a report's first cue sample and first speech sample, in seconds after
+    /// the press; nil until written (speech is mixed in as it is synthesized, a waiting cue starts
+    /// when the sentence in front of it is whole), and for good when it was cut before that.
     public func latencies(of report: PlayReport) -> (cue: Double?, speech: Double?) {
+        let found = report.ticket.flatMap { ticket in lock.withLock { markers[ticket.id] } }
         func since(_ marker: SampleMarker?) -> Double? {
             guard let marker, let t = output.writeTime(of: marker), t >= report.pressTime else { return nil }
             return Double(t - report.pressTime) / 1e9
         }
-        return (since(report.program?.firstSample), since(report.speech))
+        return (since(found?.firstSample ?? report.program?.firstSample), since(found?.speech))
+    }
+
+    /// True while a cue's speech is still being synthesized, a cue waits, or audio is queued on the output.
+    public var isBusy: Bool {
+        lock.withLock { active != nil || !waiting.isEmpty } || output.isBusy
     }
 
     // MARK: - pieces
@@ -155,6 +203,12 @@ public final class FeedbackEngine: @unchecked Sendable {
         if effectCache.count > 64 { effectCache.removeAll() }
         effectCache[key] = mix
         return mix
+    }
+
+    /// Keeps a cue's markers (lock held); the oldest go beyond 4096 cues.
+    private func record(_ ticket: Int, _ cueMarkers: CueMarkers) {
+        markers[ticket] = cueMarkers
+        if markers.count > 4096, let oldest = markers.keys.min() { markers[oldest] = nil }
     }
 
     private func sendHaptics(_ pattern: HapticPattern, event: FeedbackEvent) {

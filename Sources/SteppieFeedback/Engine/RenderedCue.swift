@@ -17,15 +17,21 @@ public struct RenderedCue: Equatable, Sendable {
     public var int16: [Int16] { SampleFormat.toInt16(samples) }
 }
 
-/// What `FeedbackEngine.play` did, with the markers to ask the output for write times.
+/// Names one played cue; `FeedbackEngine.latencies(of:)` finds its markers once they exist.
+public struct CueTicket: Hashable, Sendable {
+    public let id: Int
+}
+
+/// What `FeedbackEngine.play` did, with what to ask the engine for write times.
 public struct PlayReport: Equatable, Sendable {
     /// Monotonic ns of the press call.
     public var pressTime: UInt64
     public var decision: PlaybackDecision
-    /// The program on the output, nil when the cue was silent.
+    /// The program on the output; nil when the cue was silent, or while it waits behind a sentence
+    /// still being synthesized (it starts, appended, once that sentence is whole).
     public var program: ProgramHandle?
-    /// The first speech sample, nil without speech.
-    public var speech: SampleMarker?
-    /// The sentence spoken.
+    /// The cue, for `FeedbackEngine.latencies(of:)`; nil when it was silent.
+    public var ticket: CueTicket?
+    /// The sentence spoken, nil without speech.
     public var spokenText: String?
 }

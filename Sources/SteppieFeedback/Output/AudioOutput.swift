@@ -29,6 +29,10 @@ public struct ProgramHandle: Hashable, Sendable {
 /// Where mixed feedback audio goes: 22050 Hz mono float, limited to below full scale on output.
 public protocol AudioOutput: AnyObject, Sendable {
     var kind: OutputKind { get }
+    /// True when the output plays against a clock (PulseAudio): a cue's speech is mixed in chunk
+    /// by chunk as espeak-ng synthesizes it, off the press path. False for timeline outputs (WAV,
+    /// null), which take a cue's speech whole within `play`, so their timeline stays deterministic.
+    var streamsSpeech: Bool { get }
     /// Starts a program. `interrupt` drops everything still queued (newer, more important feedback).
     func startProgram(_ samples: [Float], interrupt: Bool) -> ProgramHandle
     /// Mixes `samples` into `program`, `offset` samples after its start; returns the marker of the first one.

@@ -17,6 +17,9 @@ public enum FeedbackNotice: Equatable, Sendable, CustomStringConvertible {
     /// A libpulse call failed while the stream was up (reported once per call until the next
     /// stream); the audio of that call is lost, feedback goes on.
     case audioFailed(call: String, reason: String)
+    /// espeak-ng failed while synthesizing a sentence in the background (told once per call);
+    /// that sentence is silent, the sound effects play, feedback goes on.
+    case speechFailed(call: String, code: Int32)
 
     public var description: String {
         switch self {
@@ -32,6 +35,8 @@ public enum FeedbackNotice: Equatable, Sendable, CustomStringConvertible {
             "haptic output failed: \(reason)"
         case .audioFailed(let call, let reason):
             "PulseAudio refused \(call) (\(reason)); some feedback may not be heard, the routine goes on"
+        case .speechFailed(let call, let code):
+            "speech synthesis failed (\(call), code \(code)); the sound effects play, the routine goes on"
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 /// Discards audio; every sample counts as written at once. Counts what it was given (for tests).
 public final class NullOutput: AudioOutput, @unchecked Sendable {
     public let kind = OutputKind.null
+    public let streamsSpeech = false
     private let lock = NSLock()
     // Guarded by `lock`.
     private var position: Int64 = 0

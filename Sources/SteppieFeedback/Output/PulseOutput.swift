@@ -37,6 +37,8 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     enum Link: Equatable { case connecting, ready, down, closed }
 
     public let kind = OutputKind.pulse
+    /// Plays against the server's clock: speech is mixed in as it is synthesized.
+    public let streamsSpeech = true
     public let options: Options
     private let fallback: any AudioOutput
     private let log: @Sendable (FeedbackNotice) -> Void

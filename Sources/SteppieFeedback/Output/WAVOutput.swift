@@ -5,6 +5,8 @@ import Foundation
 /// There is no clock here: each program starts where the previous one ended, interrupting or not.
 public final class WAVOutput: AudioOutput, @unchecked Sendable {
     public let kind = OutputKind.wav
+    /// A timeline: a cue's speech is mixed whole within `play`, so the file is the same every time.
+    public let streamsSpeech = false
     public let path: String
     private let lock = NSLock()
     // Guarded by `lock`.

@@ -1,11 +1,13 @@
 import CEspeakNG
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The one owner of libespeak-ng in this process: every espeak call runs on its serial queue.
 ///
 /// libespeak-ng keeps global state and is not thread-safe, so there is exactly one instance
-/// (`shared`); it is `Sendable` because all its mutable state is confined to `queue`.
+/// (`shared`); it is `Sendable` because its espeak state is confined to `queue` and its cache of
+/// finished utterances is behind a `Mutex` (so a press can look there without waiting for the queue).
 public final class SpeechSynthesizer: @unchecked Sendable {
     /// The process-wide synthesizer.
     public static let shared = SpeechSynthesizer()
@@ -18,7 +20,7 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     private var initialized = false
     private var currentVoice: String?
     private var currentParams: (wpm: Int, gap: Int, pitch: Int)?
-    private var cache = SpeechCache(capacity: 24)
+    private let cache = Mutex(SpeechCache(capacity: 24))
 
     private init() {}
 
@@ -56,16 +58,43 @@ public final class SpeechSynthesizer: @unchecked Sendable {
 
     /// Drops cached utterances (benchmarks use it to measure cold synthesis).
     public func clearCache() {
-        queue.sync { cache.removeAll() }
+        queue.sync { cache.withLock { $0.removeAll() } }
+    }
+
+    /// The samples of an utterance synthesized before (by `samples`, `prepare` or a whole
+    /// `stream`), nil otherwise; never waits for the queue.
+    func cached(text: String, settings: VoiceSettings, phonemes: Bool = false) -> [Int16]? {
+        cache.withLock { $0.get(SpeechCache.Key(text: text, settings: settings, phonemes: phonemes)) }
+    }
+
+    /// Runs `work` on the owner queue after everything queued before it (streaming jobs call
+    /// `stream` from there).
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    /// Synthesizes `text` handing each chunk of samples to `chunk` as espeak-ng delivers it (about
+    /// 50 ms of speech each); `chunk` returning false aborts the synthesis there. Returns false when
+    /// it was aborted. A whole utterance is cached; a cached one is handed over as one chunk.
+    /// Call only on the owner queue (from `enqueue`).
+    func stream(text: String, settings: VoiceSettings, phonemes: Bool = false, chunk: ([Int16]) -> Bool) throws -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let key = SpeechCache.Key(text: text, settings: settings, phonemes: phonemes)
+        if let hit = cache.withLock({ $0.get(key) }) { return hit.isEmpty || chunk(hit) }
+        let (samples, finished) = try withoutActuallyEscaping(chunk) { chunk in
+            try synthesize(text: text, settings: settings, phonemes: phonemes, chunk: chunk)
+        }
+        if finished { cache.withLock { $0.put(key, samples) } }
+        return finished
     }
 
     // MARK: - queue-confined
 
     private func synthesizeCached(text: String, settings: VoiceSettings, phonemes: Bool) throws -> [Int16] {
         let key = SpeechCache.Key(text: text, settings: settings, phonemes: phonemes)
-        if let hit = cache.get(key) { return hit }
-        let fresh = try synthesize(text: text, settings: settings, phonemes: phonemes)
-        cache.put(key, fresh)
+        if let hit = cache.withLock({ $0.get(key) }) { return hit }
+        let fresh = try synthesize(text: text, settings: settings, phonemes: phonemes, chunk: nil).samples
+        cache.withLock { $0.put(key, fresh) }
         return fresh
     }
 
@@ -76,10 +105,12 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         espeak_SetSynthCallback { wav, count, events in
             guard let events, let box = events.pointee.user_data else { return 0 }
             let sink = Unmanaged<SampleSink>.fromOpaque(box).takeUnretainedValue()
-            if let wav, count > 0 {
-                sink.samples.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count)))
-            }
-            return 0
+            guard let wav, count > 0, !sink.stopped else { return sink.stopped ? 1 : 0 }
+            let chunk = UnsafeBufferPointer(start: wav, count: Int(count))
+            sink.samples.append(contentsOf: chunk)
+            // Returning 1 tells espeak-ng to abort the rest of the utterance.
+            if let deliver = sink.deliver, !deliver(Array(chunk)) { sink.stopped = true }
+            return sink.stopped ? 1 : 0
         }
         try check(espeak_SetParameter(espeakVOLUME, 100, 0), "espeak_SetParameter(volume)")
         initialized = true
@@ -87,6 +118,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
 
     private func selectVoice(_ name: String) throws {
         guard currentVoice != name else { return }
+        // Until this one is chosen, nothing is known about espeak-ng's voice and parameters.
+        currentVoice = nil
+        currentParams = nil
         if espeak_SetVoiceByName(name) != EE_OK {
             // A bad variant falls back to the plain language voice.
             let language = String(name.prefix { $0 != "+" })
@@ -96,7 +130,10 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         currentParams = nil
     }
 
-    private func synthesize(text: String, settings: VoiceSettings, phonemes: Bool) throws -> [Int16] {
+    /// The samples of `text`, each chunk also handed to `chunk` as it comes; `finished` is false
+    /// when `chunk` stopped it.
+    private func synthesize(text: String, settings: VoiceSettings, phonemes: Bool,
+                            chunk: (([Int16]) -> Bool)?) throws -> (samples: [Int16], finished: Bool) {
         try initializeIfNeeded()
         try selectVoice(settings.voice)
         let params = (settings.wordsPerMinute, settings.wordGap, settings.pitch)
@@ -106,8 +143,10 @@ public final class SpeechSynthesizer: @unchecked Sendable {
             try check(espeak_SetParameter(espeakPITCH, Int32(settings.pitch), 0), "espeak_SetParameter(pitch)")
             currentParams = params
         }
-        guard !text.isEmpty else { return [] }
+        guard !text.isEmpty else { return ([], true) }
         let sink = SampleSink()
+        sink.deliver = chunk
+        defer { sink.deliver = nil }
         let box = Unmanaged.passRetained(sink)
         defer { box.release() }
         // Plain UTF-8 text: never espeakSSML. espeakPHONEMES only for lexicon output, whose text was
@@ -117,7 +156,7 @@ public final class SpeechSynthesizer: @unchecked Sendable {
             espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, flags, nil, box.toOpaque())
         }
         try check(result, "espeak_Synth")
-        return sink.samples
+        return (sink.samples, !sink.stopped)
     }
 
     private func check(_ code: espeak_ERROR, _ call: String) throws {
@@ -125,7 +164,10 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     }
 }
 
-/// Collects the samples of one synthesis (touched only on the synthesizer's queue).
+/// Collects the samples of one synthesis and hands each chunk on (touched only on the synthesizer's queue).
 private final class SampleSink {
     var samples: [Int16] = []
+    /// Receives each chunk as it comes; false stops the synthesis.
+    var deliver: (([Int16]) -> Bool)?
+    var stopped = false
 }
