@@ -198,7 +198,7 @@ do {
     }
     row("press → first cue sample written (completed)", cueLat, "≤ 5 p99")
     row("press → first speech sample written (next)", speechLat, "≤ 15 p99")
-    row("press → completion speech synthesized and queued", queuedLat, "-")
+    row("press → play returned (completed; speech streams after)", queuedLat, "-")
     row("stream reported latency", latencies, "≤ 25")
     row(String(format: "press → first cue sample, `next` every 100 ms (%.1f s sentences)", longSeconds), longNextLat, "≤ 5 p99")
     row("press → first cue sample, `done` 1 ms into a ~10 s sentence", longDoneLat, "≤ 5 p99")
