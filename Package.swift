@@ -13,6 +13,9 @@ let systemLibraries: [Target] = [
                    providers: [.apt(["libsndfile1-dev"])]),
     .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                    providers: [.apt(["libsodium-dev"])]),
+    // SHA-256 of backups: nettle uses the CPU's SHA extensions (libsodium's SHA-256 is portable C).
+    .systemLibrary(name: "CNettle", path: "Sources/CNettle", pkgConfig: "nettle",
+                   providers: [.apt(["nettle-dev"])]),
     .systemLibrary(name: "CZip", path: "Sources/CZip",
                    providers: [.apt(["libzip-dev"])]),
     .systemLibrary(name: "CSystemd", path: "Sources/CSystemd",
@@ -48,8 +51,8 @@ let swiftTargets: [Target] = [
     // The guardian pages' TLS identity on the home network: key, self-signed certificate and
     // fingerprint through GnuTLS, kept owner-only beside the database.
     .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS", "CLazyLoad"]),
-    // Password hashing, SHA-256 and random codes through libsodium.
-    .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium"]),
+    // Password hashing and random codes through libsodium, SHA-256 through nettle.
+    .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium", "CNettle"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev", "CLazyLoad"]),
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.

@@ -13,6 +13,7 @@ pc espeak-ng libespeak-ng-dev
 pc libpulse libpulse-dev
 pc sndfile libsndfile1-dev
 pc libsodium libsodium-dev
+pc nettle nettle-dev
 pc libzip libzip-dev
 pc libsystemd libsystemd-dev
 pc libmicrohttpd libmicrohttpd-dev

@@ -1,14 +1,15 @@
-import CSodium
+import CNettle
 import Foundation
 
-/// SHA-256 through libsodium's `crypto_hash_sha256`, incrementally or in one call.
+/// SHA-256 through nettle's `sha256_*`, incrementally or in one call. nettle uses the CPU's SHA
+/// extensions where there are any: a backup hashes its whole data.json (hundreds of MiB) once when
+/// it is written and twice when it is restored.
 public struct SHA256 {
-    private var state = crypto_hash_sha256_state()
+    private var context = sha256_ctx()
 
     /// Starts a new digest.
     public init() {
-        _ = try? Sodium.ready()   // SHA-256 needs no random source; init only settles CPU features
-        crypto_hash_sha256_init(&state)
+        nettle_sha256_init(&context)
     }
 
     /// Feeds more bytes.
@@ -19,7 +20,7 @@ public struct SHA256 {
     /// Feeds more bytes.
     public mutating func update(_ raw: UnsafeRawBufferPointer) {
         guard let base = raw.bindMemory(to: UInt8.self).baseAddress, raw.count > 0 else { return }   // empty: nothing to add
-        crypto_hash_sha256_update(&state, base, UInt64(raw.count))
+        nettle_sha256_update(&context, raw.count, base)
     }
 
     /// Feeds more bytes.
@@ -32,8 +33,9 @@ public struct SHA256 {
 
     /// The 32-byte digest of everything fed so far. The state is spent afterwards.
     public mutating func finalize() -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: csodium_hash_sha256_bytes())
-        crypto_hash_sha256_final(&state, &digest)
+        let size = cnettle_sha256_digest_size()
+        var digest = [UInt8](repeating: 0, count: size)
+        nettle_sha256_digest(&context, size, &digest)
         return digest
     }
 

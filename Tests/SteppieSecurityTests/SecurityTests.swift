@@ -77,6 +77,32 @@ import Testing
         hasher.update(data.dropFirst(12_345))
         #expect(SHA256.hex(hasher.finalize()) == SHA256.hex(of: data))
     }
+
+    /// Several MiB in uneven chunks (nettle's SHA-NI blocks and buffered tails) against coreutils.
+    @Test func largeInputAgreesWithSha256sum() throws {
+        var rng = SystemRandomNumberGenerator()
+        let data = Data((0..<(3 << 20) + 12_345).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-sha-\(UUID().uuidString)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var hasher = SHA256()
+        var at = 0, step = 1
+        while at < data.count {
+            let end = min(data.count, at + step)
+            hasher.update(data[at..<end])
+            at = end
+            step = step * 7 % 100_003 + 1
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.arguments = [file.path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(text.split(separator: " ").first.map(String.init) == SHA256.hex(hasher.finalize()))
+    }
 }
 
 @Suite struct SecretsTests {

@@ -17,6 +17,14 @@ enum FileSystem {
         }
     }
 
+    /// Flushes the file (or folder) at `url` to stable storage (`fsync(2)`).
+    static func sync(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BackupError.fileSystem(path: url.path, reason: "open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw BackupError.fileSystem(path: url.path, reason: "fsync: \(String(cString: strerror(errno)))") }
+    }
+
     static func remove(_ url: URL) throws {
         do { try FileManager.default.removeItem(at: url) } catch {
             throw BackupError.fileSystem(path: url.path, reason: error.localizedDescription)

@@ -39,21 +39,22 @@ final class ZipWriter {
         try add(name: name, source: source, compress: compress)
     }
 
-    /// Adds the file at `file` under `name`; libzip reads it during `close()`.
-    func add(name: String, file: String, compress: Bool) throws {
+    /// Adds the file at `file` under `name`; libzip reads it during `close()`. `level` is the
+    /// deflate level (1–9; 0 is libzip's default, 9).
+    func add(name: String, file: String, compress: Bool, level: UInt32 = 0) throws {
         let za = try open()
         guard let source = zip_source_file(za, file, 0, -1) else { throw error("zip_source_file \(file)") }
-        try add(name: name, source: source, compress: compress)
+        try add(name: name, source: source, compress: compress, level: level)
     }
 
-    private func add(name: String, source: OpaquePointer, compress: Bool) throws {
+    private func add(name: String, source: OpaquePointer, compress: Bool, level: UInt32 = 0) throws {
         let za = try open()
         let index = zip_file_add(za, name, source, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE)
         guard index >= 0 else {
             zip_source_free(source)   // on failure the source is still ours
             throw error("zip_file_add \(name)")
         }
-        guard zip_set_file_compression(za, UInt64(index), compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) == 0 else {
+        guard zip_set_file_compression(za, UInt64(index), compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, compress ? level : 0) == 0 else {
             throw error("zip_set_file_compression \(name)")
         }
     }

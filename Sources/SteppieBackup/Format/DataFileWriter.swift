@@ -8,8 +8,11 @@ import SteppieStore
 struct DataFileWriter {
     let timeZone: TimeZone
 
-    /// Streams `snapshot` into `out`; `exportedAt` is the backup's instant.
-    func write(_ snapshot: Snapshot, exportedAt: Date, to out: JSONOutput) throws {
+    /// Streams `snapshot` into `out`, then every log `logs` hands over (after the snapshot's own
+    /// `dailyLogs`); `exportedAt` is the backup's instant. Returns how many logs were written.
+    @discardableResult
+    func write(_ snapshot: Snapshot, logs: ((DailyLog) throws -> Void) throws -> Void = { _ in },
+               exportedAt: Date, to out: JSONOutput) throws -> Int {
         let stamps = StampFormatter(timeZone: timeZone)
         func stamp(_ d: Date) { out.string(stamps.format(d)) }
         func optionalStamp(_ d: Date?) { if let d { stamp(d) } else { out.raw("null") } }
@@ -53,19 +56,19 @@ struct DataFileWriter {
             out.raw("}")
         }
         out.raw("],"); out.key("dailyLogs"); out.raw("[")
-        for (n, l) in snapshot.dailyLogs.enumerated() {
-            if n > 0 { out.raw(",") }
-            out.raw("{"); out.key("id"); out.string(l.id.lowercased)
-            out.raw(","); out.key("date"); out.string(l.date.description)
-            out.raw(","); out.key("routineId"); out.string(l.routineId.lowercased)
-            out.raw(","); out.key("routineSetId"); out.string(l.routineSetId.lowercased)
-            out.raw(","); out.key("status"); out.string(l.status.rawValue)
-            out.raw(","); out.key("completedAt"); optionalStamp(l.completedAt)
-            out.raw(","); out.key("createdAt"); stamp(l.createdAt)
-            out.raw(","); out.key("updatedAt"); stamp(l.updatedAt)
-            out.raw("}")
-            try out.maybeFlush()
+        var written = 0
+        let record = LogRecordWriter(stamps: stamps)
+        func log(_ l: DailyLog) throws {
+            let p = try out.reserve(LogRecordWriter.maxLength + 1)
+            var n = 0
+            if written > 0 { p[0] = UInt8(ascii: ","); n = 1 }
+            n += record.write(l, to: p + n)
+            out.advance(by: n)
+            written += 1
         }
+        for l in snapshot.dailyLogs { try log(l) }
+        try logs(log)
+        try out.maybeFlush()
         out.raw("],"); out.key("appSettings")
         writeAppSettings(snapshot, exportedAt: exportedAt, out: out, stamp: stamp)
         out.raw(","); out.key("children"); out.raw("[")
@@ -80,6 +83,7 @@ struct DataFileWriter {
             out.raw("}")
         }
         out.raw("]}")
+        return written
     }
 
     /// The contract's device settings: the PIN hashes and language of the device, and the first
@@ -128,5 +132,41 @@ struct DataFileWriter {
         out.raw("[")
         for (n, v) in values.enumerated() { if n > 0 { out.raw(",") }; out.int(v) }
         out.raw("]")
+    }
+}
+
+/// One daily log of data.json, written byte by byte into a buffer: the same text the general
+/// writer gives (`{"id":…,"date":…,"routineId":…,"routineSetId":…,"status":…,"completedAt":…,
+/// "createdAt":…,"updatedAt":…}`), without a string per field. A backup writes a million of them.
+struct LogRecordWriter {
+    let stamps: StampFormatter
+    /// The longest record: every field present.
+    static let maxLength = 400
+
+    /// Writes `l` at `p` (room for `maxLength` bytes); returns the bytes written.
+    func write(_ l: DailyLog, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
+        func put(_ s: StaticString) {
+            s.withUTF8Buffer { b in
+                if let base = b.baseAddress { (p + n).update(from: base, count: b.count) }
+                n += b.count
+            }
+        }
+        func id(_ u: UUID) { p[n] = 0x22; UUIDText.writeLowercase(u, to: p + n + 1); p[n + 37] = 0x22; n += 38 }
+        func stamp(_ d: Date) { p[n] = 0x22; stamps.write(d, to: p + n + 1); p[n + 1 + StampFormatter.length] = 0x22; n += StampFormatter.length + 2 }
+        put("{\"id\":"); id(l.id)
+        put(",\"date\":\""); l.date.write(to: p + n); n += 10; put("\"")
+        put(",\"routineId\":"); id(l.routineId)
+        put(",\"routineSetId\":"); id(l.routineSetId)
+        switch l.status {
+        case .completed: put(",\"status\":\"completed\"")
+        case .undone: put(",\"status\":\"undone\"")
+        }
+        put(",\"completedAt\":")
+        if let c = l.completedAt { stamp(c) } else { put("null") }
+        put(",\"createdAt\":"); stamp(l.createdAt)
+        put(",\"updatedAt\":"); stamp(l.updatedAt)
+        put("}")
+        return n
     }
 }

@@ -18,18 +18,22 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible,
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: String) {
         var text = text
-        let parsed: (Int, Int, Int)? = text.withUTF8 { u in
-            guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
-            var fields = [0, 0, 0]
-            for (field, range) in [(0, 0..<4), (1, 5..<7), (2, 8..<10)] {
-                for i in range {
-                    guard u[i] >= 48, u[i] <= 57 else { return nil }
-                    fields[field] = fields[field] * 10 + Int(u[i] - 48)
-                }
+        guard let day = text.withUTF8({ LocalDay(utf8: $0) }) else { return nil }
+        self = day
+    }
+
+    /// Parses exactly `YYYY-MM-DD` from its UTF-8 bytes.
+    public init?(utf8 u: UnsafeBufferPointer<UInt8>) {
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ from: Int, _ to: Int) -> Int? {
+            var v = 0
+            for i in from..<to {
+                guard u[i] >= 48, u[i] <= 57 else { return nil }
+                v = v * 10 + Int(u[i] - 48)
             }
-            return (fields[0], fields[1], fields[2])
+            return v
         }
-        guard let (y, m, d) = parsed else { return nil }
+        guard let y = number(0, 4), let m = number(5, 7), let d = number(8, 10) else { return nil }
         self.init(year: y, month: m, day: d)
     }
 
@@ -43,7 +47,21 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible,
     }
 
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            write(to: base)
+            return 10
+        }
+    }
+
+    /// Writes `YYYY-MM-DD` (10 bytes) at `out`; the year is taken modulo 10 000, as it is always
+    /// 1…9999.
+    public func write(to out: UnsafeMutablePointer<UInt8>) {
+        Digits.write(year, width: 4, to: out)
+        out[4] = UInt8(ascii: "-")
+        Digits.write(month, width: 2, to: out + 5)
+        out[7] = UInt8(ascii: "-")
+        Digits.write(day, width: 2, to: out + 8)
     }
 
     public static func < (a: LocalDay, b: LocalDay) -> Bool {

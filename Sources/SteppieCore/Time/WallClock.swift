@@ -43,7 +43,8 @@ public enum Timestamp {
         return text.withUTF8 { parse(utf8: $0) }
     }
 
-    static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Date? {
+    /// `parse(_:)` over the text's UTF-8 bytes.
+    public static func parse(utf8 u: UnsafeBufferPointer<UInt8>) -> Date? {
         func num(_ from: Int, _ len: Int) -> Int? {
             guard from + len <= u.count else { return nil }
             var v = 0

@@ -12,8 +12,20 @@ public final class StampFormatter {
 
     public init(timeZone: TimeZone) { self.timeZone = timeZone }
 
+    /// The length of every stamp this formatter writes.
+    public static let length = 29
+
     /// `2026-03-08T07:30:00.000+09:00` in `timeZone`'s offset at that instant.
     public func format(_ date: Date) -> String {
+        String(unsafeUninitializedCapacity: Self.length) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            write(date, to: base)
+            return Self.length
+        }
+    }
+
+    /// Writes `format(date)` (29 bytes) at `out`, without building a string.
+    public func write(_ date: Date, to out: UnsafeMutablePointer<UInt8>) {
         let t = date.timeIntervalSince1970
         let quarter = Int((t / 900).rounded(.down))
         if quarter != cachedQuarter {
@@ -27,19 +39,18 @@ public final class StampFormatter {
         let day = LocalDay(dayNumber: Int((Double(seconds) / 86400).rounded(.down)))
         let secondOfDay = seconds - day.dayNumber * 86400
         let offset = abs(cachedOffset)
-        var out = [UInt8]()
-        out.reserveCapacity(29)
-        func put(_ v: Int, _ width: Int) {
-            var digits = [UInt8](repeating: 48, count: width)
-            var x = v
-            for i in stride(from: width - 1, through: 0, by: -1) { digits[i] = UInt8(48 + x % 10); x /= 10 }
-            out.append(contentsOf: digits)
-        }
-        put(day.year, 4); out.append(45); put(day.month, 2); out.append(45); put(day.day, 2); out.append(84)
-        put(secondOfDay / 3600, 2); out.append(58); put((secondOfDay % 3600) / 60, 2); out.append(58)
-        put(secondOfDay % 60, 2); out.append(46); put(millis, 3)
-        out.append(cachedOffset < 0 ? 45 : 43)
-        put(offset / 3600, 2); out.append(58); put((offset % 3600) / 60, 2)
-        return String(decoding: out, as: UTF8.self)
+        day.write(to: out)
+        out[10] = UInt8(ascii: "T")
+        Digits.write(secondOfDay / 3600, width: 2, to: out + 11)
+        out[13] = UInt8(ascii: ":")
+        Digits.write((secondOfDay % 3600) / 60, width: 2, to: out + 14)
+        out[16] = UInt8(ascii: ":")
+        Digits.write(secondOfDay % 60, width: 2, to: out + 17)
+        out[19] = UInt8(ascii: ".")
+        Digits.write(millis, width: 3, to: out + 20)
+        out[23] = cachedOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+        Digits.write(offset / 3600, width: 2, to: out + 24)
+        out[26] = UInt8(ascii: ":")
+        Digits.write((offset % 3600) / 60, width: 2, to: out + 27)
     }
 }

@@ -5,18 +5,39 @@ extension Store {
     /// Reads every row (children with profiles, sets, routines, logs, device settings) in one
     /// read transaction, each table in insertion order.
     public func snapshot() throws -> Snapshot {
+        try export { snapshot, logs in
+            var whole = snapshot
+            try logs { whole.dailyLogs.append($0) }
+            return whole
+        }
+    }
+
+    /// Hands each daily log to its argument, in insertion order (see `export(_:)`).
+    public typealias LogWalk = (_ each: (DailyLog) throws -> Void) throws -> Void
+
+    /// What a backup holds, read in one read transaction (one consistent state): `body` gets the
+    /// children, sets, routines and device settings (a `Snapshot` whose `dailyLogs` is empty) and
+    /// a walk over the daily logs, row by row, so a 10-year history is never in memory at once.
+    /// The walk is valid only inside `body`.
+    public func export<T>(_ body: (_ snapshot: Snapshot, _ logs: LogWalk) throws -> T) throws -> T {
         try read {
             let children = try db.query("SELECT \(Store.childColumns) FROM children ORDER BY rowid", [], decodeChild)
             let sets = try db.query("SELECT \(Store.setColumns) FROM routine_sets ORDER BY rowid", [], decodeSet)
             let routines = try db.query("SELECT \(Store.routineColumns) FROM routines ORDER BY rowid", [], decodeRoutine)
-            var logs: [DailyLog] = []
-            let statement = try db.statement("SELECT \(Store.logColumns) FROM daily_logs ORDER BY rowid")
-            while let row = try statement.step() { logs.append(try decodeLog(row, offset: 0)) }
             let settings = try db.queryFirst("SELECT guardian_pin_hash, recovery_code_hash, locale, created_at, updated_at FROM device_settings") {
                 DeviceSettings(guardianPinHash: $0.optionalText(0), recoveryCodeHash: $0.optionalText(1), locale: $0.optionalText(2),
                                createdAt: Timestamp.parse($0.text(3)) ?? .distantPast, updatedAt: Timestamp.parse($0.text(4)))
             }
-            return Snapshot(children: children, routineSets: sets, routines: routines, dailyLogs: logs, deviceSettings: settings)
+            let snapshot = Snapshot(children: children, routineSets: sets, routines: routines, dailyLogs: [], deviceSettings: settings)
+            return try body(snapshot) { each in
+                let statement = try db.statement("SELECT \(Store.logColumns) FROM daily_logs ORDER BY rowid")
+                do {
+                    while let row = try statement.step() { try each(try decodeLog(row, offset: 0)) }
+                } catch {
+                    statement.reset()   // stopped half way: the cached statement must not stay mid-step
+                    throw error
+                }
+            }
         }
     }
 

@@ -96,6 +96,13 @@ public struct Row {
 
     public func optionalText(_ i: Int32) -> String? { isNull(i) ? nil : text(i) }
 
+    /// Column `i`'s text as bytes, without making a string; valid until the statement steps or
+    /// resets (empty for NULL).
+    func bytes(_ i: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let p = sqlite3_column_text(handle, i) else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, i)))
+    }
+
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// Column `i` as a typed value, whatever its type.
