@@ -34,10 +34,6 @@ void *clazy_symbol(struct clazy_library *library, const char *symbol) {
     return address;
 }
 
-int clazy_is_loaded(struct clazy_library *library) {
-    return library->handle != NULL;
-}
-
 void clazy_gnutls_free(void *pointer) {
     void (**free_function)(void *) = clazy_symbol(clazy_gnutls(), "gnutls_free");
     (*free_function)(pointer);

@@ -17,9 +17,6 @@ struct clazy_library {
 /// did when these libraries were linked): exit status 1.
 void *clazy_symbol(struct clazy_library *library, const char *symbol);
 
-/// True when the library has been opened in this process (for tests and the benchmark).
-int clazy_is_loaded(struct clazy_library *library);
-
 struct clazy_library *clazy_espeak_ng(void);
 struct clazy_library *clazy_pulse(void);
 struct clazy_library *clazy_sndfile(void);

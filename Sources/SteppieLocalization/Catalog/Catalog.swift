@@ -44,11 +44,6 @@ public struct Catalog: Sendable, Equatable {
         if let entry { storage.put(key, .parsed(entry), file: file) } else { storage.remove(key) }
     }
 
-    /// Adds `key` with its text as read, refusing a key another file already defined.
-    mutating func add(_ key: String, _ value: RawValue, file: String) throws(CatalogLoadError) {
-        try add([(key, value)], file: file)
-    }
-
     /// Adds one file's keys with their texts as read (one lock for the file), refusing a key
     /// another file already defined; nothing of the file is added then.
     mutating func add(_ pairs: [(String, RawValue)], file: String) throws(CatalogLoadError) {
@@ -118,7 +113,6 @@ public struct Catalog: Sendable, Equatable {
             state.withLock { $0.slots[key] = nil; $0.files[key] = nil }
         }
 
-        func file(of key: String) -> String? { state.withLock { $0.files[key] } }
         func fileMap() -> [String: String] { state.withLock { $0.files } }
         func keyList() -> [String] { state.withLock { Array($0.slots.keys) } }
 
