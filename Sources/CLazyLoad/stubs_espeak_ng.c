@@ -5,6 +5,13 @@
 static struct clazy_library LIBRARY = { "libespeak-ng.so.1", NULL };
 struct clazy_library *clazy_espeak_ng(void) { return &LIBRARY; }
 
+const char *espeak_Info(const char ** a0) {
+    static __typeof__(espeak_Info) *_Atomic fn;
+    __typeof__(espeak_Info) *f = fn;
+    if (!f) { f = (__typeof__(espeak_Info) *)clazy_symbol(&LIBRARY, "espeak_Info"); fn = f; }
+    return f(a0);
+}
+
 int espeak_Initialize(espeak_AUDIO_OUTPUT a0, int a1, const char * a2, int a3) {
     static __typeof__(espeak_Initialize) *_Atomic fn;
     __typeof__(espeak_Initialize) *f = fn;

@@ -3,6 +3,7 @@ import SteppieCore
 import SteppieLocalization
 import SteppieStore
 import SteppieFiles
+import SteppieFeedback
 
 /// The `steppie` program: parse, validate, run one command, and map the outcome to an exit status
 /// (0 success, 1 runtime error, 64 usage error).
@@ -42,6 +43,9 @@ public enum Steppie {
         // a signal that kills it silently mid-write.
         Descriptor.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // espeak-ng loads and initializes on another core while this process reads its environment,
+        // catalogs and arguments, when the command line will surely speak in this process.
+        if Prewarm.speaksInProcess(arguments) { SpeechSynthesizer.shared.startInitializing() }
         let (env, problem) = CLIEnvironment.live(arguments: arguments)
         return run(arguments, in: env, startupError: problem)
     }

@@ -20,8 +20,11 @@ enum FeedbackCommands {
            let status = try ServiceCommands.say(c, text: text, rate: rate, volume: volume) {
             return status
         }
+        let out = c.invocation.value("--out")
+        // The closing line's catalog is read on the other core while espeak-ng speaks.
+        if out != nil { c.text.prefetch("cli.feedback.wrote") }
         let samples = try SpeechSynthesizer.shared.speak(text: text, locale: c.text.locale, rate: rate, volume: volume)
-        if let out = c.invocation.value("--out") {
+        if let out {
             try SoundFile.writeWAV(samples, to: out)
             c.console.print(c.text("cli.feedback.wrote", ["path": out, "seconds": seconds(samples.count)]))
             return 0

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Looks up user-facing text by catalog key; every string the command line prints comes from here.
 public struct Messages: Sendable {
     public let locale: String
@@ -9,4 +11,11 @@ public struct Messages: Sendable {
     }
 
     public func callAsFunction(_ key: String, _ args: [String: String] = [:]) -> String { lookup(key, args) }
+
+    /// Looks `key` up on another thread, so the catalog it lives in is read while the command does
+    /// its own work (on a second core); the text is discarded, the catalog keeps what was read.
+    public func prefetch(_ key: String) {
+        let lookup = self.lookup
+        DispatchQueue.global(qos: .userInitiated).async { _ = lookup(key, [:]) }
+    }
 }

@@ -20,6 +20,8 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     private var initialized = false
     private var currentVoice: String?
     private var currentParams: (wpm: Int, gap: Int, pitch: Int)?
+    /// espeak-ng's data folder, known after initialization (voices are chosen by their file).
+    private var voiceFiles: VoiceFiles?
     private let cache = Mutex(SpeechCache(capacity: 24))
 
     private init() {}
@@ -32,6 +34,13 @@ public final class SpeechSynthesizer: @unchecked Sendable {
                 try selectVoice(VoiceSettings(locale: locale, rate: 1).voice)
             }
         }
+    }
+
+    /// Opens libespeak-ng and initializes it on the synthesizer's queue without waiting, so a
+    /// command that will speak overlaps that work with its own start-up; a failure here is left
+    /// for the first real call, which tries again and reports it.
+    public func startInitializing() {
+        queue.async { [self] in try? initializeIfNeeded() }
     }
 
     /// Speaks `text` (numbers said as people say them, sanitized, as plain text: `SpeechText.spoken`) and returns 22050 Hz mono 16-bit samples scaled by `volume` 0…1.
@@ -113,6 +122,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
             return sink.stopped ? 1 : 0
         }
         try check(espeak_SetParameter(espeakVOLUME, 100, 0), "espeak_SetParameter(volume)")
+        var dataPath: UnsafePointer<CChar>?
+        _ = espeak_Info(&dataPath)
+        voiceFiles = dataPath.map { VoiceFiles(dataDirectory: String(cString: $0)) }
         initialized = true
     }
 
@@ -121,7 +133,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         // Until this one is chosen, nothing is known about espeak-ng's voice and parameters.
         currentVoice = nil
         currentParams = nil
-        if espeak_SetVoiceByName(name) != EE_OK {
+        // By the voice's file when it is known: espeak-ng then skips reading every voice file.
+        let byFile = voiceFiles?.resolve(name) ?? name
+        if byFile == name || espeak_SetVoiceByName(byFile) != EE_OK, espeak_SetVoiceByName(name) != EE_OK {
             // A bad variant falls back to the plain language voice.
             let language = String(name.prefix { $0 != "+" })
             try check(espeak_SetVoiceByName(language), "espeak_SetVoiceByName(\(language))")
