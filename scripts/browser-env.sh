@@ -2,6 +2,7 @@
 # Sourced by scripts/browser-tests.sh and scripts/bench.sh: installs what the browser tests need
 # (Debian's chromium and chromium-driver, a Korean font, parec, python3-venv) and the virtual
 # environment in .build/browser-venv with the pinned packages of Tests/browser/requirements.txt
+# (and, without their dependencies, those of requirements-nodeps.txt: axe-core's script)
 # (pip runs only when the venv is missing or the requirements changed). Sets VENV.
 need_pkgs=()
 command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
@@ -24,12 +25,14 @@ fi
 
 VENV=.build/browser-venv
 REQS=Tests/browser/requirements.txt
-want=$(sha256sum "$REQS" | cut -d' ' -f1)
+NODEPS=Tests/browser/requirements-nodeps.txt
+want=$(cat "$REQS" "$NODEPS" | sha256sum | cut -d' ' -f1)
 have=$(cat "$VENV/.requirements.sha256" 2>/dev/null || true)
 if [ ! -x "$VENV/bin/python" ] || [ "$want" != "$have" ]; then
     rm -rf "$VENV"
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q --disable-pip-version-check -r "$REQS"
+    "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps -r "$NODEPS"
     echo "$want" > "$VENV/.requirements.sha256"
 fi
 

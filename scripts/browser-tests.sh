@@ -7,7 +7,7 @@
 #
 # Installs what is missing: Debian's chromium and chromium-driver (and a Korean font for the
 # screenshots), then a virtual environment in .build/browser-venv with the pinned packages of
-# Tests/browser/requirements.txt (selenium, axe-selenium-python); pip runs only when the venv is
+# Tests/browser/requirements.txt (selenium, pytest) and axe-core 4.12 (requirements-nodeps.txt); pip runs only when the venv is
 # missing or the requirements changed. Screenshots are kept in .build/browser-artifacts.
 # The exit status is the tests' status.
 set -eu

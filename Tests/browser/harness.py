@@ -19,7 +19,6 @@ import json
 import urllib.request
 
 import pytest
-from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service as ChromeService

@@ -28,7 +28,7 @@ import json
 import urllib.request
 
 import pytest
-from axe_selenium_python import Axe
+import axe
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service as ChromeService
@@ -195,10 +195,8 @@ SERIOUS = ("serious", "critical")
 
 
 def axe_check(driver, name, found):
-    axe = Axe(driver)
-    axe.inject()
-    results = axe.run()
-    bad = [v for v in results["violations"] if v.get("impact") in SERIOUS]
+    results = axe.run(driver)
+    bad = axe.serious(results)
     if bad:
         found.append(f"{name}: " + axe.report(bad))
     return results

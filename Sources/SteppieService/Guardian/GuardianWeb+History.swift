@@ -38,12 +38,13 @@ extension GuardianWeb {
     }
 
     /// Seven columns from Monday; a cell's shade grows with the share done (none tracked: outlined).
+    /// The picture is a named group, not an image: each day is a link a screen reader can reach.
     private func heatmap(_ r: Request, _ calendar: MonthCalendar, childId: String) -> String {
         let cell = 44, gap = 6
         let firstColumn = (calendar.month.firstDay.isoWeekday - 1)
         let rows = (firstColumn + calendar.days.count + 6) / 7
         let width = 7 * (cell + gap), height = rows * (cell + gap) + 24
-        var h = "<svg class=\"heatmap\" role=\"img\" aria-labelledby=\"heatmap-title\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\">"
+        var h = "<svg class=\"heatmap\" role=\"group\" aria-labelledby=\"heatmap-title\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\">"
         h += "<title id=\"heatmap-title\">\(esc(r.t("web.history.heatmap", ["month": monthName(r, calendar.month)])))</title>"
         for (i, key) in ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].enumerated() {
             h += "<text x=\(quote(i * (cell + gap) + cell / 2)) y=\"14\" text-anchor=\"middle\" class=\"weekday\">\(esc(r.t("web.weekday.\(key)")))</text>"
