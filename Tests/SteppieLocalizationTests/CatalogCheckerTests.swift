@@ -59,6 +59,28 @@ import Testing
         ])
     }
 
+    @Test func aFixedParticleAfterAPlaceholderIsReported() throws {
+        func ko(_ text: String) throws -> [CatalogProblem] {
+            let en = Catalog(locale: "en", entries: ["a.x": .text(try MessageTemplate(parsing: "x"))])
+            let ko = Catalog(locale: "ko", entries: ["a.x": .text(try MessageTemplate(parsing: text))])
+            return CatalogChecker.check(set: CatalogSet([en, ko]), templateLabels: [], iconLabels: []).filter {
+                if case .bareParticle = $0 { return true } else { return false }
+            }
+        }
+        #expect(try ko("{path}: {kind}예요.") == [.bareParticle(key: "a.x", locale: "ko", placeholder: "kind", text: "예요", form: "이에요예요")])
+        #expect(try ko("{kind}이에요") == [.bareParticle(key: "a.x", locale: "ko", placeholder: "kind", text: "이에요", form: "이에요예요")])
+        #expect(try ko("{language}로 재생") == [.bareParticle(key: "a.x", locale: "ko", placeholder: "language", text: "로", form: "으로로")])
+        #expect(try ko("{title}을 해요") == [.bareParticle(key: "a.x", locale: "ko", placeholder: "title", text: "을", form: "을를")])
+        #expect(try ko("{name}가, 다음") == [.bareParticle(key: "a.x", locale: "ko", placeholder: "name", text: "가", form: "이가")])
+        // Counters, invariant particles, words and the agreeing form are fine.
+        for fine in ["{count}가지", "{count}개", "{date}에 해요", "{kind|이에요예요}.", "{name}이름", "{n}은행", "{x} 를"] {
+            #expect(try ko(fine).isEmpty, "\(fine)")
+        }
+        let l = Localizer(catalogs: try CatalogSet.load(directory: try repositoryLocalization()), systemLocale: nil)
+        #expect(l.text("cli.error.notDirectory", locale: "ko", args: ["path": "/x", "kind": "소켓"]) == "/x: 폴더가 아니라 소켓이에요.")
+        #expect(l.text("cli.error.notDirectory", locale: "ko", args: ["path": "/x", "kind": "디스크 장치"]) == "/x: 폴더가 아니라 디스크 장치예요.")
+    }
+
     @Test func koreanMayAddParticlesButNamesMustMatch() throws {
         let en = Catalog(locale: "en", entries: ["tts.x": .text(try MessageTemplate(parsing: "Do {routineTitle}"))])
         let ko = Catalog(locale: "ko", entries: ["tts.x": .text(try MessageTemplate(parsing: "{routineTitle|을를} 해요"))])

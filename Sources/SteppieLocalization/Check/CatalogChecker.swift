@@ -144,12 +144,31 @@ public enum CatalogChecker {
             }
         }
         checkCounts(entry, key: key, locale: locale, report: report)
+        if isKorean { checkBareParticles(entry, key: key, locale: locale, report: report) }
         if entry.templates.isEmpty || entry.templates.contains(where: isBlank) {
             report(.emptyValue(key: key, locale: locale))
         }
         if case .plural(let forms) = entry {
             let missing = PluralRules.requiredCategories(locale: locale).filter { forms[$0] == nil }
             if !missing.isEmpty { report(.incompletePlural(key: key, locale: locale, missing: missing)) }
+        }
+    }
+
+    /// A Korean particle that changes with the sound before it, written in one fixed shape right
+    /// after a plain placeholder (`{kind}예요`): the value decides the shape, so it must be
+    /// `{kind|이에요예요}`. Only a particle that ends a word counts (`{n}가지` is a counter, not 가).
+    static func checkBareParticles(_ entry: CatalogEntry, key: String, locale: String, report: (CatalogProblem) -> Void) {
+        for template in entry.templates {
+            for (index, segment) in template.segments.enumerated() where index > 0 {
+                guard case .literal(let text) = segment, case .placeholder(let name, nil) = template.segments[index - 1] else { continue }
+                // Longest shapes first: 이에요 before 이, 으로 before 로.
+                let shapes = ParticleForm.allCases.flatMap { [($0.afterConsonant, $0), ($0.afterVowel, $0)] }
+                    .sorted { $0.0.count > $1.0.count }
+                guard let (shape, form) = shapes.first(where: { text.hasPrefix($0.0) }) else { continue }
+                let rest = text.dropFirst(shape.count)
+                if let next = rest.unicodeScalars.first, next.properties.isAlphabetic || next.properties.numericType != nil { continue }
+                report(.bareParticle(key: key, locale: locale, placeholder: name, text: shape, form: form.rawValue))
+            }
         }
     }
 

@@ -29,6 +29,8 @@ public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertib
     case spokenWithoutScreenLine(key: String, expected: String)
     /// A particle written out in its either-way form (`을(를)`) instead of `{name|을를}`.
     case literalParticle(key: String, locale: String, text: String)
+    /// A particle in one fixed shape right after a plain placeholder (`{kind}예요`).
+    case bareParticle(key: String, locale: String, placeholder: String, text: String, form: String)
     /// A count followed by its noun in a message without plural forms (`{count} failed attempts`).
     case countWithoutPlural(key: String, locale: String, placeholder: String, word: String)
     /// `{name@key}` naming a key that is missing or not a plural entry.
@@ -60,6 +62,8 @@ public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertib
             "spoken line \(key) has no on-screen line \(expected)"
         case .literalParticle(let key, let locale, let text):
             "\(locale): \(key) writes the particle '\(text)' literally; write {name|\(ParticleForm.literalForms[text]?.rawValue ?? "을를")} so it agrees with the value"
+        case .bareParticle(let key, let locale, let placeholder, let text, let form):
+            "\(locale): \(key) writes '\(text)' after {\(placeholder)} in one shape; write {\(placeholder)|\(form)} so it agrees with the value"
         case .countWithoutPlural(let key, let locale, let placeholder, let word):
             "\(locale): \(key) puts '\(word)' after the count {\(placeholder)} without plural forms; make it a plural entry chosen by {count} or write {\(placeholder)@cli.count.NOUN}"
         case .unknownCountKey(let key, let locale, let countKey):
