@@ -62,6 +62,11 @@ public final class ButtonDevice {
     /// True while the device is open and read.
     public var isPresent: Bool { handle != nil }
 
+    /// What the open descriptor reads from, nil while lost: two paths of one device (a symlink in
+    /// `/dev/input/by-id/` and the `eventN` node, or a second node with the same numbers) give
+    /// the same identity, so their owner can count each press once.
+    public var identity: DeviceIdentity? { handle.map(\.identity) }
+
     deinit {
         // Closing also ends a grab.
         if let handle { Glibc.close(handle.fd) }
@@ -144,6 +149,13 @@ public final class ButtonDevice {
     }
 }
 
+/// What a button reads from: a device by its numbers (every node of it is the same device and
+/// each open descriptor gets every event), or a FIFO or file by its inode.
+public enum DeviceIdentity: Hashable, Sendable {
+    case node(rdev: UInt64)
+    case file(device: UInt64, inode: UInt64)
+}
+
 extension ButtonDevice {
     /// An open descriptor with what it was when opened.
     struct Handle {
@@ -151,6 +163,12 @@ extension ButtonDevice {
         let kind: FileKind
         let device: UInt64
         let inode: UInt64
+        /// The device numbers of a device node (0 for a FIFO or a file).
+        let rdev: UInt64
+
+        var identity: DeviceIdentity {
+            kind == .characterDevice ? .node(rdev: rdev) : .file(device: device, inode: inode)
+        }
     }
 
     static let readableKinds: Set<FileKind> = [.characterDevice, .fifo, .regular]
@@ -177,7 +195,7 @@ extension ButtonDevice {
                     if grabbed < 0 { throw .grabFailed(path: path, errno: -grabbed, reason: text(of: -grabbed)) }
                 }
             }
-            return Handle(fd: fd, kind: opened, device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+            return Handle(fd: fd, kind: opened, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), rdev: UInt64(st.st_rdev))
         } catch {
             Glibc.close(fd)
             throw error

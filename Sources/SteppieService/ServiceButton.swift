@@ -10,6 +10,9 @@ final class ServiceButton {
     let device: ButtonDevice
     /// The child its presses go to; nil: `serve --child`, else the only child with an active set.
     let childId: UUID?
+    /// The path of an earlier button that reads the same device, while both are open: this one's
+    /// presses are not counted again (each open descriptor of an input device gets every event).
+    var sameDeviceAs: String?
 
     init(stored: DeviceButton?, device: ButtonDevice, childId: UUID?) {
         self.stored = stored
@@ -22,6 +25,10 @@ final class ServiceButton {
         ServiceButtonStatus(path: device.spec.path, source: stored == nil ? "commandLine" : "stored", id: stored?.id.lowercased,
                             child: childId?.lowercased, map: device.spec.map == .anyKeyIsDone ? nil : device.spec.map.description,
                             state: device.isPresent ? "present" : "absent",
-                            problem: device.isPresent ? nil : device.lastReopenError?.catalogKey)
+                            problem: device.isPresent ? (sameDeviceAs == nil ? nil : Self.sameDeviceKey) : device.lastReopenError?.catalogKey,
+                            sameDeviceAs: device.isPresent ? sameDeviceAs : nil)
     }
+
+    /// The status problem and log line of a button whose device another button already reads.
+    static let sameDeviceKey = "button.notice.sameDevice"
 }

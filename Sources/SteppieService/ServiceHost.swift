@@ -314,13 +314,22 @@ public final class ServiceHost {
             if case .success(let r) = runtime(for: buttonChild) { return r }
             return nil
         }()
+        var reading: [DeviceIdentity: String] = [:]
         for button in buttons {
             let device = button.device
             device.reopenIfDue(now: instant)
+            // One device under two paths (a by-id link and its eventN node) is read by both
+            // descriptors: the first button in order counts its presses, the other only drains them.
+            let first = device.identity.flatMap { reading[$0] }
+            if let identity = device.identity, first == nil { reading[identity] = device.spec.path }
+            if first != button.sameDeviceAs {
+                button.sameDeviceAs = first
+                if let first { log(.button(key: ServiceButton.sameDeviceKey, arguments: ["path": device.spec.path, "other": first])) }
+            }
             // A button stored for a child presses for that child only (nothing while it has no routine).
             let target = button.childId.map { runtimes[$0] } ?? fallback
             for press in device.read(now: instant) {
-                guard let target else { continue }
+                guard let target, first == nil else { continue }
                 switch press.action {
                 case .done: target.done()
                 case .undo: target.undo()

@@ -98,13 +98,16 @@ public struct ServiceButtonStatus: Codable, Equatable, Sendable {
     public var map: String?
     /// `present` (open and read) or `absent` (not plugged in, or not usable yet: tried every 500 ms).
     public var state: String
-    /// Why an absent button could not be opened (`button.device.*` catalog key), when known.
+    /// Why an absent button could not be opened (`button.device.*` catalog key), when known; for a
+    /// present one, `button.notice.sameDevice` when another button reads the same device.
     public var problem: String?
+    /// The path of the button that already reads this one's device (its presses count there, once).
+    public var sameDeviceAs: String?
 
     public init(path: String, source: String, id: String? = nil, child: String? = nil, map: String? = nil, state: String,
-                problem: String? = nil) {
+                problem: String? = nil, sameDeviceAs: String? = nil) {
         self.path = path; self.source = source; self.id = id; self.child = child; self.map = map; self.state = state
-        self.problem = problem
+        self.problem = problem; self.sameDeviceAs = sameDeviceAs
     }
 }
 

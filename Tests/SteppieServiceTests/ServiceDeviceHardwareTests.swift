@@ -98,6 +98,38 @@ import Testing
         #expect(waitUntil(timeout: 3) { completed() == 4 }, "completed \(completed()): \(f.logText)")
     }
 
+    /// One device stored under two paths (here a file and a symlink to it; on a device, a
+    /// `/dev/input/by-id` link and its `eventN` node) is read by two descriptors that each get
+    /// every event: its presses count once. Done, next, done completes two activities; counted
+    /// twice, the second copy's next would close the undo window and its done complete a third.
+    @Test func oneDeviceUnderTwoPathsCountsEachPressOnce() throws {
+        let f = ServiceFixture()
+        #expect(f.run(["init", "--child", "Mina"]).status == 0)
+        let file = f.directory + "/button", link = f.directory + "/button-by-id"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        for path in [file, link] {
+            #expect(f.run(["buttons", "add", path, "--map", "KEY_ENTER=done,KEY_N=next", "--debounce", "0"]).status == 0)
+        }
+        try f.start(["--output", "null"])
+        let store = try f.store()
+        let child = try store.resolveChild("Mina")
+        func completed() -> Int { (try? store.today(childId: child.id, day: LocalDay(Date(), in: store.timeZone)).completedCount) ?? -1 }
+        #expect(waitUntil(timeout: 5) { Self.status(f)?.buttons?.count == 2 && Self.status(f)?.buttons?.allSatisfy { $0.state == "present" } == true })
+        let both = try #require(Self.status(f)?.buttons)
+        #expect(both.map(\.path) == [file, link])
+        #expect(both[0].sameDeviceAs == nil && both[1].sameDeviceAs == file && both[1].problem == "button.notice.sameDevice")
+        #expect(f.logText.contains("the button \(link) is the same device as \(file)"), "\(f.logText)")
+        #expect(f.run(["service", "status"]).out.contains("  Button \(link) (stored for the device): present\n    the same device as \(file): its presses are counted once\n"))
+
+        let h = try #require(FileHandle(forUpdatingAtPath: file))
+        try h.seekToEnd()
+        try h.write(contentsOf: Data([28, 49, 28].flatMap { ServiceScheduleAndButtonTests.press($0) }))
+        try h.close()
+        #expect(waitUntil(timeout: 3) { completed() == 2 }, "completed \(completed()): \(f.logText)")
+        #expect(!waitUntil(timeout: 1.5) { completed() != 2 }, "a press was counted twice: completed \(completed())")
+    }
+
     @Test func aButtonStoredBeforeTheStartThatIsNotThereIsWaitedFor() throws {
         let f = ServiceFixture()
         #expect(f.run(["init", "--child", "Mina"]).status == 0)

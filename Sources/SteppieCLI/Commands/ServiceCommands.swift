@@ -156,6 +156,7 @@ enum ServiceCommands {
         for button in status.buttons ?? [] {
             c.console.print(c.text("cli.service.button", ["path": button.path, "source": c.text("cli.service.buttonSource.\(button.source)"),
                                                           "state": c.text("cli.service.state.\(button.state)")]))
+            if let other = button.sameDeviceAs { c.console.print(c.text("cli.service.buttonSameDevice", ["other": other])) }
         }
         if let haptics = status.haptics {
             func output(_ o: HapticOutputStatus?) -> String {
