@@ -78,6 +78,9 @@ import SteppieStore
         #expect(wrong.status == 1 && wrong.err.contains("not right"))
         let short = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["8361", "12a"])
         #expect(short.status == 1 && short.err == "steppie: pin cannot be (3 characters); allowed: exactly 4 digits 0-9\n")
+        // In Korean the rule and the value are said in Korean too (contract.allowed.*, contract.value.*).
+        let shortKo = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["8361", "1"], locale: "ko")
+        #expect(shortKo.err == "steppie: pin에 (1자) 값은 쓸 수 없어요. 허용 범위: 0~9 숫자 정확히 4자리\n", "\(shortKo.err)")
         // The right current PIN turned guardian mode on, yet changing the PIN still asks for it.
         let noCurrent = h.run(["guardian", "set-pin", "--pin-stdin"], input: ["2468"])
         #expect(noCurrent.status == 1 && noCurrent.err.contains("not right"))

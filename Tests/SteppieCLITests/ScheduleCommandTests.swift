@@ -135,6 +135,8 @@ import SteppieStore
         let ninth = h.run(["schedule", "set", "--set", "School routine", "--days", "mon", "--from", "23:00"])
         #expect(ninth.status == 1)
         #expect(ninth.err == "steppie: schedule.entries cannot be 9 on mon; allowed: at most 8 start times a day\n")
+        let ninthKo = h.run(["schedule", "set", "--set", "School routine", "--days", "mon", "--from", "23:00"], locale: "ko")
+        #expect(ninthKo.err.hasSuffix("허용 범위: 하루에 시작 시각 8개까지\n"), "\(ninthKo.err)")
         #expect(try store.dump() == full)
         // Another child's set by id is not this child's.
         #expect(h.run(["children", "add", "Joon", "--template", "morning"]).status == 0)

@@ -145,7 +145,8 @@ struct ContentValidator {
         for (field, hash) in [("guardianPinHash", pin), ("recoveryCodeHash", recovery)] {
             if let hash, !hash.hasPrefix("$argon2id$") {
                 throw BackupError.contract(entity: "appSettings", id: "singleton",
-                                           violation: ContractViolation(field: field, value: "(not argon2id)", allowed: "an argon2id hash or null"))
+                                           violation: ContractViolation(field: field, value: "(not argon2id)", allowed: "an argon2id hash or null",
+                                                                                  allowedKey: "contract.allowed.argon2OrNull", valueKey: "contract.value.notArgon2"))
             }
         }
         let locale = try app.optionalString("locale")

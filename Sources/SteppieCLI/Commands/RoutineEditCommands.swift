@@ -87,7 +87,7 @@ enum RoutineEditCommands {
     /// A 1-based position from the command line as a zero-based order.
     private static func parsePosition(_ text: String, option: String) throws -> Int {
         guard let n = Int(text) else { throw UsageError.invalidValue(option: option, value: text, expected: "a position 1, 2, …") }
-        guard n >= 1 else { throw ContractViolation(field: "position", value: text, allowed: "1 or more") }
+        guard n >= 1 else { throw ContractViolation(field: "position", value: text, allowed: "1 or more", allowedKey: "contract.allowed.oneOrMore") }
         return n - 1
     }
 

@@ -61,7 +61,8 @@ enum ErrorText {
     }
 
     static func violation(_ v: ContractViolation, _ t: Messages) -> String {
-        t("cli.error.invalid", ["field": v.field, "value": Validator.printable(v.value), "allowed": v.allowed])
+        t("cli.error.invalid", ["field": v.field, "value": v.valueKey.map { t($0, v.arguments) } ?? Validator.printable(v.value),
+                                "allowed": v.allowedKey.map { t($0, v.arguments) } ?? v.allowed])
     }
 
     static func store(_ e: StoreError, _ t: Messages) -> String {

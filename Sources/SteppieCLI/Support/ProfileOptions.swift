@@ -61,7 +61,8 @@ struct ProfileOptions {
         }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2 else {
-            throw ContractViolation(field: "quietHours", value: Validator.printable(text), allowed: "HH:mm-HH:mm (two different times) or none")
+            throw ContractViolation(field: "quietHours", value: Validator.printable(text), allowed: "HH:mm-HH:mm (two different times) or none",
+                                    allowedKey: "contract.allowed.quietHoursText")
         }
         let start = try Validator.parseTime(parts[0], field: "quietHours")
         let end = try Validator.parseTime(parts[1], field: "quietHours")

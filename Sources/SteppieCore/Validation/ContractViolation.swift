@@ -4,13 +4,31 @@ public struct ContractViolation: Error, Equatable, Sendable, CustomStringConvert
     public let field: String
     /// The offending value as text (secrets are never echoed: see `Validator.pin`).
     public let value: String
-    /// What would have been accepted, in plain words (`0.5…1.5`, `3, 5 or 10`).
+    /// What would have been accepted, in plain English words (`0.5…1.5`, `3, 5 or 10`): for logs and
+    /// `description`. People read `allowedKey` instead when there is one.
     public let allowed: String
+    /// The catalog key (`contract.allowed.*`) that says `allowed` in the reader's language; nil when
+    /// `allowed` has no words (`0.5…1.5`).
+    public let allowedKey: String?
+    /// The catalog key (`contract.value.*`) that describes a value not shown as it is (a PIN's
+    /// length, "none"); nil: `value` is shown.
+    public let valueKey: String?
+    /// The arguments of both keys (`max`, `count` …).
+    public let arguments: [String: String]
 
-    public init(field: String, value: String, allowed: String) {
+    public init(field: String, value: String, allowed: String, allowedKey: String? = nil, valueKey: String? = nil,
+                arguments: [String: String] = [:]) {
         self.field = field
         self.value = value
         self.allowed = allowed
+        self.allowedKey = allowedKey
+        self.valueKey = valueKey
+        self.arguments = arguments
+    }
+
+    /// The same rule broken by the same value: the catalog keys only say it in other words.
+    public static func == (a: ContractViolation, b: ContractViolation) -> Bool {
+        a.field == b.field && a.value == b.value && a.allowed == b.allowed
     }
 
     public var description: String { "\(field): \(value) is not allowed (allowed: \(allowed))" }

@@ -23,7 +23,8 @@ extension Validator {
         guard path.hasPrefix("/"), path.utf8.count >= 2, path.utf8.count <= maxDevicePathBytes,
               !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
               !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
-            throw ContractViolation(field: field, value: printable(path), allowed: allowed)
+            throw ContractViolation(field: field, value: printable(path), allowed: allowed, allowedKey: "contract.allowed.devicePath",
+                                    arguments: ["max": String(maxDevicePathBytes)])
         }
     }
 
@@ -39,7 +40,8 @@ extension Validator {
     /// printable ASCII `KEY=ACTION` items, at most 4000 bytes.
     public static func buttonMap(_ text: String) throws {
         guard text.contains("="), text.utf8.count <= maxButtonMapBytes, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-            throw ContractViolation(field: "button.map", value: printable(text), allowed: "KEY=done|undo|next items separated by commas")
+            throw ContractViolation(field: "button.map", value: printable(text), allowed: "KEY=done|undo|next items separated by commas",
+                                    allowedKey: "contract.allowed.buttonMap")
         }
     }
 
@@ -55,7 +57,8 @@ extension Validator {
         if let rumble = haptics.rumblePath {
             try devicePath(rumble, field: "haptics.rumble")
             guard rumble.hasPrefix(inputDeviceFolder) else {
-                throw ContractViolation(field: "haptics.rumble", value: printable(rumble), allowed: "an event device under /dev/input")
+                throw ContractViolation(field: "haptics.rumble", value: printable(rumble), allowed: "an event device under /dev/input",
+                                    allowedKey: "contract.allowed.rumbleDevice")
             }
         }
         if let log = haptics.logPath { try devicePath(log, field: "haptics.log") }

@@ -12,26 +12,29 @@ extension Validator {
         var perDay: [Weekday: Int] = [:]
         for entry in entries {
             if entry.weekdays.isEmpty {
-                throw ContractViolation(field: "schedule.weekdays", value: "(none)", allowed: "at least one of mon…sun")
+                throw ContractViolation(field: "schedule.weekdays", value: "(none)", allowed: "at least one of mon…sun",
+                                            allowedKey: "contract.allowed.weekdays", valueKey: "contract.value.none")
             }
             for day in entry.weekdays.sorted() {
                 let slot = "\(day.code) \(entry.start)"
                 if !seen.insert(slot).inserted {
                     throw ContractViolation(field: "schedule.start", value: slot,
-                                            allowed: "one set per weekday and start time")
+                                            allowed: "one set per weekday and start time",
+                                            allowedKey: "contract.allowed.oneSetPerStart")
                 }
                 perDay[day, default: 0] += 1
                 if let count = perDay[day], count > maxScheduleStartsPerDay {
                     throw ContractViolation(field: "schedule.entries", value: "\(count) on \(day.code)",
-                                            allowed: "at most \(maxScheduleStartsPerDay) start times a day")
+                                            allowed: "at most \(maxScheduleStartsPerDay) start times a day",
+                                            allowedKey: "contract.allowed.maxStarts", arguments: ["max": String(maxScheduleStartsPerDay)])
                 }
             }
             let id = entry.routineSetId
             guard let set = sets.first(where: { $0.id == id }), set.childId == childId else {
-                throw ContractViolation(field: "schedule.routineSetId", value: id.lowercased, allowed: "a set of this child")
+                throw ContractViolation(field: "schedule.routineSetId", value: id.lowercased, allowed: "a set of this child", allowedKey: "contract.allowed.setOfChild")
             }
             if set.deletedAt != nil {
-                throw ContractViolation(field: "schedule.routineSetId", value: id.lowercased, allowed: "a set that is not deleted")
+                throw ContractViolation(field: "schedule.routineSetId", value: id.lowercased, allowed: "a set that is not deleted", allowedKey: "contract.allowed.setNotDeleted")
             }
         }
     }

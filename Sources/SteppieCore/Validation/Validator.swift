@@ -17,14 +17,16 @@ public enum Validator {
     /// A PIN is exactly four ASCII digits. The value is never echoed back.
     public static func pin(_ pin: String) throws {
         guard pin.utf8.count == 4, pin.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-            throw ContractViolation(field: "pin", value: "(\(pin.count) characters)", allowed: "exactly 4 digits 0-9")
+            throw ContractViolation(field: "pin", value: "(\(pin.count) characters)", allowed: "exactly 4 digits 0-9",
+                                    allowedKey: "contract.allowed.pinDigits", valueKey: "contract.value.characters", arguments: ["count": String(pin.count)])
         }
     }
 
     /// A recovery code is exactly six ASCII digits. The value is never echoed back.
     public static func recoveryCode(_ code: String) throws {
         guard code.utf8.count == 6, code.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-            throw ContractViolation(field: "recoveryCode", value: "(\(code.count) characters)", allowed: "exactly 6 digits 0-9")
+            throw ContractViolation(field: "recoveryCode", value: "(\(code.count) characters)", allowed: "exactly 6 digits 0-9",
+                                    allowedKey: "contract.allowed.recoveryDigits", valueKey: "contract.value.characters", arguments: ["count": String(code.count)])
         }
     }
 
@@ -68,7 +70,7 @@ public enum Validator {
 
     public static func undoDuration(_ v: Int) throws {
         guard undoDurations.contains(v) else {
-            throw ContractViolation(field: "undoDurationSeconds", value: String(v), allowed: "3, 5 or 10")
+            throw ContractViolation(field: "undoDurationSeconds", value: String(v), allowed: "3, 5 or 10", allowedKey: "contract.allowed.undoSeconds")
         }
     }
 
@@ -76,7 +78,8 @@ public enum Validator {
         let text = v.map(String.init).joined(separator: ",")
         guard v.count <= maxLeadTimes, v.allSatisfy(leadTimeRange.contains), Set(v).count == v.count else {
             throw ContractViolation(field: "notificationLeadTimes", value: text.isEmpty ? "[]" : text,
-                                    allowed: "up to 5 different minute values, each 1…240")
+                                    allowed: "up to 5 different minute values, each 1…240",
+                                    allowedKey: "contract.allowed.leadTimes")
         }
     }
 
@@ -86,14 +89,16 @@ public enum Validator {
         case let (s?, e?) where s != e: return
         default:
             throw ContractViolation(field: "quietHours", value: "\(start?.description ?? "none")-\(end?.description ?? "none")",
-                                    allowed: "both a start and a different end time HH:mm, or neither")
+                                    allowed: "both a start and a different end time HH:mm, or neither",
+                                    allowedKey: "contract.allowed.quietHoursPair")
         }
     }
 
     /// A BCP 47-like tag: letters, digits, `-` or `_`, starting with a 2–3 letter language.
     public static func locale(_ tag: String) throws {
         guard tag.utf8.count <= 35 else {
-            throw ContractViolation(field: "locale", value: printable(tag), allowed: "a language tag such as ko, en or en-US")
+            throw ContractViolation(field: "locale", value: printable(tag), allowed: "a language tag such as ko, en or en-US",
+                                    allowedKey: "contract.allowed.localeTag")
         }
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
@@ -101,13 +106,15 @@ public enum Validator {
             && (2...3).contains(parts[0].count) && parts[0].allSatisfy({ $0.isASCII && $0.isLetter })
             && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
         guard ok else {
-            throw ContractViolation(field: "locale", value: printable(tag), allowed: "a language tag such as ko, en or en-US")
+            throw ContractViolation(field: "locale", value: printable(tag), allowed: "a language tag such as ko, en or en-US",
+                                    allowedKey: "contract.allowed.localeTag")
         }
     }
 
     public static func voiceVariant(_ v: String) throws {
         guard !v.isEmpty, v.utf8.count <= 40, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
-            throw ContractViolation(field: "voiceVariant", value: printable(v), allowed: "an espeak-ng variant name (letters, digits, - or _)")
+            throw ContractViolation(field: "voiceVariant", value: printable(v), allowed: "an espeak-ng variant name (letters, digits, - or _)",
+                                    allowedKey: "contract.allowed.voiceVariant")
         }
     }
 
@@ -119,11 +126,13 @@ public enum Validator {
         // Bound every value before looking into any of them: a restored title can be huge.
         for value in t.values.values { try length(value, field: field, maxLength: maxTitleLength) }
         guard t.values.values.contains(where: hasVisibleText) else {
-            throw ContractViolation(field: field, value: "(empty in every locale)", allowed: "non-empty text in at least one locale")
+            throw ContractViolation(field: field, value: "(empty in every locale)", allowed: "non-empty text in at least one locale",
+                                    allowedKey: "contract.allowed.nonEmptyText", valueKey: "contract.value.emptyEverywhere")
         }
         for (tag, value) in t.values {
             do { try locale(tag) } catch {
-                throw ContractViolation(field: field, value: printable(tag), allowed: "locale keys that are language tags such as ko or en")
+                throw ContractViolation(field: field, value: printable(tag), allowed: "locale keys that are language tags such as ko or en",
+                                        allowedKey: "contract.allowed.localeKeys")
             }
             guard !value.isEmpty else { continue }   // a locale may be left empty; another one has text
             try plainText(value, field: field, maxLength: maxTitleLength)
@@ -142,12 +151,14 @@ public enum Validator {
         try length(s, field: field, maxLength: maxLength)
         if let bad = s.unicodeScalars.first(where: isForbidden) {
             throw ContractViolation(field: field, value: String(format: "U+%04X", bad.value),
-                                    allowed: "text without control or direction-override characters")
+                                    allowed: "text without control or direction-override characters",
+                                    allowedKey: "contract.allowed.plainText")
         }
         guard hasVisibleText(s) else {
             let shown = s.unicodeScalars.filter { $0 != " " }.prefix(3).map { String(format: "U+%04X", $0.value) }
             throw ContractViolation(field: field, value: shown.isEmpty ? "(empty)" : "(invisible: \(shown.joined(separator: " ")))",
-                                    allowed: "1…\(maxLength) visible characters")
+                                    allowed: "1…\(maxLength) visible characters",
+                                    allowedKey: "contract.allowed.visibleLength", arguments: ["max": String(maxLength)])
         }
     }
 
@@ -164,18 +175,18 @@ public enum Validator {
         let maxScalars = maxScalarsPerCharacter * maxLength
         let maxBytes = 4 * maxScalars
         let allowed = "at most \(maxLength) characters (\(maxScalars) code points, \(maxBytes) bytes)"
+        func tooLong(_ count: Int, _ unit: String, _ english: String) -> ContractViolation {
+            ContractViolation(field: field, value: "(\(count) \(english))", allowed: allowed, allowedKey: "contract.allowed.maxLength",
+                              valueKey: "contract.value.\(unit)",
+                              arguments: ["max": String(maxLength), "maxCodePoints": String(maxScalars), "maxBytes": String(maxBytes),
+                                          "count": String(count)])
+        }
         let bytes = s.utf8.count
-        if bytes > maxBytes {
-            throw ContractViolation(field: field, value: "(\(bytes) bytes)", allowed: allowed)
-        }
+        if bytes > maxBytes { throw tooLong(bytes, "bytes", "bytes") }
         let scalars = s.unicodeScalars.count
-        if scalars > maxScalars {
-            throw ContractViolation(field: field, value: "(\(scalars) code points)", allowed: allowed)
-        }
+        if scalars > maxScalars { throw tooLong(scalars, "codePoints", "code points") }
         let characters = s.count
-        if characters > maxLength {
-            throw ContractViolation(field: field, value: "(\(characters) characters)", allowed: allowed)
-        }
+        if characters > maxLength { throw tooLong(characters, "characters", "characters") }
     }
 
     /// True when `s` has at least one scalar that is not blank (see `isBlank`).
@@ -223,7 +234,8 @@ public enum Validator {
             let key = foldedName(c.displayName)
             if let first = seen[key] {
                 throw ContractViolation(field: "child.name", value: printable(c.displayName),
-                                        allowed: "a name no other child has, ignoring case and accents (\(printable(first)) exists)")
+                                        allowed: "a name no other child has, ignoring case and accents (\(printable(first)) exists)",
+                                        allowedKey: "contract.allowed.uniqueChildName", arguments: ["existing": printable(first)])
             }
             seen[key] = c.displayName
         }
@@ -252,11 +264,12 @@ public enum Validator {
         case .builtin(let name):
             guard BuiltinIcons.contains(name) else {
                 throw ContractViolation(field: "icon", value: printable(name),
-                                        allowed: "a builtin icon name (see `steppie icons`) or a photo")
+                                        allowed: "a builtin icon name (see `steppie icons`) or a photo",
+                                        allowedKey: "contract.allowed.icon")
             }
         case .photo(let id, let asset):
             guard UUID(uuidString: id) != nil else {
-                throw ContractViolation(field: "icon.localAssetId", value: printable(id), allowed: "a UUID")
+                throw ContractViolation(field: "icon.localAssetId", value: printable(id), allowed: "a UUID", allowedKey: "contract.allowed.uuid")
             }
             try photoAssetName(asset)
         }
@@ -266,7 +279,8 @@ public enum Validator {
     public static func photoAssetName(_ name: String) throws {
         guard name.utf8.count <= 120 else {
             throw ContractViolation(field: "icon.backupAssetName", value: printable(name),
-                                    allowed: "routine-photo-<id>.jpg or .png, without / or \\")
+                                    allowed: "routine-photo-<id>.jpg or .png, without / or \\",
+                                    allowedKey: "contract.allowed.photoName")
         }
         let lower = name.lowercased()
         let ext = [".jpg", ".jpeg", ".png"].first { lower.hasSuffix($0) }
@@ -275,7 +289,8 @@ public enum Validator {
             && stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         guard ok else {
             throw ContractViolation(field: "icon.backupAssetName", value: printable(name),
-                                    allowed: "routine-photo-<id>.jpg or .png, without / or \\")
+                                    allowed: "routine-photo-<id>.jpg or .png, without / or \\",
+                                    allowedKey: "contract.allowed.photoName")
         }
     }
 
@@ -301,7 +316,8 @@ public enum Validator {
             guard r.isVisible else { continue }
             if seen[r.order] != nil {
                 throw ContractViolation(field: "order", value: String(r.order),
-                                        allowed: "an order not used by another active routine of the set")
+                                        allowed: "an order not used by another active routine of the set",
+                                        allowedKey: "contract.allowed.freeOrder")
             }
             seen[r.order] = r.id
         }
@@ -313,13 +329,15 @@ public enum Validator {
             try title(s.name, field: "routineSet.name")
             if s.isActive && s.deletedAt != nil {
                 throw ContractViolation(field: "routineSet.deletedAt", value: s.id.uuidString.lowercased(),
-                                        allowed: "an active set cannot be deleted; activate another set first")
+                                        allowed: "an active set cannot be deleted; activate another set first",
+                                        allowedKey: "contract.allowed.activeSetDelete")
             }
         }
         let active = sets.filter(\.isActive)
         if active.count > 1 {
             throw ContractViolation(field: "routineSet.isActive", value: "\(active.count) active sets",
-                                    allowed: "exactly one active set per child")
+                                    allowed: "exactly one active set per child",
+                                    allowedKey: "contract.allowed.oneActiveSet", valueKey: "contract.value.activeSets", arguments: ["count": String(active.count)])
         }
     }
 
@@ -327,9 +345,11 @@ public enum Validator {
     public static func log(_ log: DailyLog) throws {
         switch (log.status, log.completedAt) {
         case (.completed, nil):
-            throw ContractViolation(field: "completedAt", value: "null", allowed: "a timestamp when status is completed")
+            throw ContractViolation(field: "completedAt", value: "null", allowed: "a timestamp when status is completed",
+                                    allowedKey: "contract.allowed.completedAtSet")
         case (.undone, .some):
-            throw ContractViolation(field: "completedAt", value: "set", allowed: "null when status is undone")
+            throw ContractViolation(field: "completedAt", value: "set", allowed: "null when status is undone",
+                                    allowedKey: "contract.allowed.completedAtNull", valueKey: "contract.value.timestamp")
         default: return
         }
     }
@@ -339,14 +359,15 @@ public enum Validator {
     /// Parses an `HH:mm` time or reports the field and the allowed form.
     public static func parseTime(_ text: String, field: String) throws -> LocalTime {
         guard let t = LocalTime(text) else {
-            throw ContractViolation(field: field, value: printable(text), allowed: "a 24-hour time HH:mm, 00:00…23:59")
+            throw ContractViolation(field: field, value: printable(text), allowed: "a 24-hour time HH:mm, 00:00…23:59",
+                                    allowedKey: "contract.allowed.time")
         }
         return t
     }
 
     public static func parseDay(_ text: String, field: String) throws -> LocalDay {
         guard let d = LocalDay(text) else {
-            throw ContractViolation(field: field, value: printable(text), allowed: "a date YYYY-MM-DD")
+            throw ContractViolation(field: field, value: printable(text), allowed: "a date YYYY-MM-DD", allowedKey: "contract.allowed.date")
         }
         return d
     }

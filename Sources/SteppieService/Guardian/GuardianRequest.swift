@@ -52,8 +52,9 @@ extension GuardianWeb {
         func pageError(_ error: any Error) -> PageError {
             switch error {
             case let v as ContractViolation:
-                return PageError(field: v.field, message: t("web.error.invalid", ["field": fieldLabel(v.field),
-                                                                                  "value": Validator.printable(v.value), "allowed": v.allowed]))
+                let value = v.valueKey.map { t($0, v.arguments) } ?? Validator.printable(v.value)
+                let allowed = v.allowedKey.map { t($0, v.arguments) } ?? v.allowed
+                return PageError(field: v.field, message: t("web.error.invalid", ["field": fieldLabel(v.field), "value": value, "allowed": allowed]))
             case StoreError.invalid(let v):
                 return pageError(v)
             case StoreError.childNameTaken(let name):

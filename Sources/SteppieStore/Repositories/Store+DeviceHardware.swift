@@ -32,7 +32,8 @@ extension Store {
             let count = try db.queryFirst("SELECT COUNT(*) FROM device_buttons") { $0.int(0) } ?? 0
             if count >= Validator.maxStoredButtons {
                 throw StoreError.invalid(ContractViolation(field: "buttons", value: String(count + 1),
-                                                           allowed: "at most \(Validator.maxStoredButtons) buttons per device"))
+                                                           allowed: "at most \(Validator.maxStoredButtons) buttons per device",
+                                                           allowedKey: "contract.allowed.maxButtons", arguments: ["max": String(Validator.maxStoredButtons)]))
             }
             try db.run("INSERT INTO device_buttons (\(Store.buttonColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
                 .text(button.id.lowercased), .text(path), .optionalText(keyMap), .optionalText(childId?.lowercased), .bool(grab),

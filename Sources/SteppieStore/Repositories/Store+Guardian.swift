@@ -144,7 +144,8 @@ extension Store {
     private static func checkHash(_ hash: String, field: String) throws {
         guard hash.hasPrefix("$argon2id$") else {
             // Never echo the value: it might be the secret itself, passed by mistake.
-            throw ContractViolation(field: field, value: "(not a hash)", allowed: "an argon2id hash ($argon2id$…)")
+            throw ContractViolation(field: field, value: "(not a hash)", allowed: "an argon2id hash ($argon2id$…)",
+                                    allowedKey: "contract.allowed.argon2", valueKey: "contract.value.notHash")
         }
     }
 }

@@ -24,7 +24,8 @@ extension Store {
             var visible = try routines(setId: moving.routineSetId).filter(\.isVisible).map(\.id)
             guard let from = visible.firstIndex(of: id) else {
                 throw StoreError.invalid(ContractViolation(field: "routine", value: id.lowercased,
-                                                           allowed: "an active routine that is not deleted"))
+                                                           allowed: "an active routine that is not deleted",
+                                                           allowedKey: "contract.allowed.activeRoutine"))
             }
             guard (0..<visible.count).contains(position) else {
                 throw StoreError.invalid(ContractViolation(field: "position", value: String(position + 1),

@@ -16,7 +16,8 @@ extension Store {
     public func createSet(childId: UUID, name: LocalizedText? = nil, template: Template? = nil,
                           activate: Bool = false, startTime: LocalTime? = nil, at now: Date) throws -> RoutineSet {
         guard let setName = name ?? template?.name else {
-            throw StoreError.invalid(ContractViolation(field: "routineSet.name", value: "(none)", allowed: "a name or a template"))
+            throw StoreError.invalid(ContractViolation(field: "routineSet.name", value: "(none)", allowed: "a name or a template",
+                                                                  allowedKey: "contract.allowed.setNameOrTemplate", valueKey: "contract.value.none"))
         }
         try validate { try Validator.title(setName, field: "routineSet.name") }
         return try write {
@@ -131,7 +132,8 @@ extension Store {
             let visible = try routines(setId: setId).filter(\.isVisible)
             guard Set(visible.map(\.id)) == Set(newOrder), newOrder.count == visible.count else {
                 throw StoreError.invalid(ContractViolation(field: "order", value: newOrder.map(\.lowercased).joined(separator: ","),
-                                                           allowed: "every active routine of the set exactly once"))
+                                                           allowed: "every active routine of the set exactly once",
+                                                           allowedKey: "contract.allowed.everyRoutineOnce"))
             }
             // Move out of the way first: the unique index on visible orders holds at every statement.
             try db.run("UPDATE routines SET sort_order = sort_order + 100000 WHERE routine_set_id = ? AND is_active = 1 AND deleted_at IS NULL",
