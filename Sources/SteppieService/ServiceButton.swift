@@ -30,5 +30,5 @@ final class ServiceButton {
     }
 
     /// The status problem and log line of a button whose device another button already reads.
-    static let sameDeviceKey = "button.notice.sameDevice"
+    static let sameDeviceKey = "service.log.buttonSameDevice"
 }

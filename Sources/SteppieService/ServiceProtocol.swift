@@ -99,7 +99,7 @@ public struct ServiceButtonStatus: Codable, Equatable, Sendable {
     /// `present` (open and read) or `absent` (not plugged in, or not usable yet: tried every 500 ms).
     public var state: String
     /// Why an absent button could not be opened (`button.device.*` catalog key), when known; for a
-    /// present one, `button.notice.sameDevice` when another button reads the same device.
+    /// present one, `service.log.buttonSameDevice` when another button reads the same device.
     public var problem: String?
     /// The path of the button that already reads this one's device (its presses count there, once).
     public var sameDeviceAs: String?

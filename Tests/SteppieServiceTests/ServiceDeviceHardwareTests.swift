@@ -118,8 +118,8 @@ import Testing
         #expect(waitUntil(timeout: 5) { Self.status(f)?.buttons?.count == 2 && Self.status(f)?.buttons?.allSatisfy { $0.state == "present" } == true })
         let both = try #require(Self.status(f)?.buttons)
         #expect(both.map(\.path) == [file, link])
-        #expect(both[0].sameDeviceAs == nil && both[1].sameDeviceAs == file && both[1].problem == "button.notice.sameDevice")
-        #expect(f.logText.contains("the button \(link) is the same device as \(file)"), "\(f.logText)")
+        #expect(both[0].sameDeviceAs == nil && both[1].sameDeviceAs == file && both[1].problem == "service.log.buttonSameDevice")
+        #expect(waitUntil(timeout: 3) { f.logText.contains("the button \(link) is the same device as \(file)") }, "\(f.logText)")
         #expect(f.run(["service", "status"]).out.contains("  Button \(link) (stored for the device): present\n    the same device as \(file): its presses are counted once\n"))
 
         let h = try #require(FileHandle(forUpdatingAtPath: file))

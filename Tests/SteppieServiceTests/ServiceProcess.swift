@@ -68,7 +68,8 @@ final class ServiceFixture {
         }
     }
 
-    var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+    /// The log so far; a line being written may end in half a character, so bytes are decoded leniently.
+    var logText: String { (FileManager.default.contents(atPath: log)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
     func client() throws -> ServiceClient {
         guard let c = ServiceClient.connect(path: socket) else { throw ServiceFailure(code: .failed, message: "no service") }

@@ -39,7 +39,8 @@ import Testing
             if !switched { usleep(50_000) }
         }
         #expect(switched, "the school set was not activated: \(f.logText)")
-        #expect(f.logText.contains("weekly schedule"), "\(f.logText)")
+        // The line is written after the switch is committed: wait for it.
+        #expect(waitUntil(timeout: 3) { f.logText.contains("weekly schedule") }, "\(f.logText)")
         // The service's runtime shows the new set's plan.
         let schoolTotal = try store.routines(setId: school.id).filter(\.isActive).count
         var seen: Int?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SteppieCore
 import SteppieLocalization
 import SteppieStore
@@ -11,7 +12,13 @@ public struct CLIEnvironment: Sendable {
     public var clock: any WallClock
     /// The clock of the PIN backoff and the guardian session: always the system's (tests inject one).
     public var secureClock: any SecureClock
-    public var timeZone: TimeZone
+    /// The zone of the routine's days: `TZ`, else the system's. Found when first asked for (ICU's
+    /// zone data costs a command that never asks, like `--help`, half a megabyte).
+    public var timeZone: TimeZone {
+        get { zone.value }
+        set { zone = LazyZone(newValue) }
+    }
+    private var zone: LazyZone
     /// Where `Localization/` and `Sounds/` live.
     public var dataDirectory: URL?
     /// The message catalogs, loaded once from `dataDirectory`.
@@ -27,7 +34,7 @@ public struct CLIEnvironment: Sendable {
         self.console = console
         self.clock = clock
         self.secureClock = secureClock
-        self.timeZone = timeZone
+        self.zone = LazyZone(timeZone)
         self.dataDirectory = dataDirectory
         self.catalogs = CLIEnvironment.loadCatalogs(dataDirectory)
         self.executablePath = executablePath
@@ -48,11 +55,20 @@ public struct CLIEnvironment: Sendable {
                 problem = .invalidValue(option: "STEPPIE_NOW", value: now, expected: "ISO 8601 with offset, e.g. 2026-03-08T01:59:00-05:00")
             }
         }
-        var zone = TimeZone.current
+        var zone = LazyZone { TimeZone.current }
         if let tz = vars["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if let z = TimeZone(identifier: name) { zone = z } else if problem == nil {
-                problem = .invalidValue(option: "TZ", value: tz, expected: "a time zone name such as Asia/Seoul")
+            switch LazyZone.systemKnows(name) {
+            case true?:
+                // The system's zone database has it: ICU (which has its own copy) is asked when needed.
+                zone = LazyZone { TimeZone(identifier: name) ?? TimeZone.current }
+            case false?:
+                if problem == nil { problem = .invalidValue(option: "TZ", value: tz, expected: "a time zone name such as Asia/Seoul") }
+            case nil:
+                // No zone database installed: only ICU can tell, now.
+                if let z = TimeZone(identifier: name) { zone = LazyZone(z) } else if problem == nil {
+                    problem = .invalidValue(option: "TZ", value: tz, expected: "a time zone name such as Asia/Seoul")
+                }
             }
         }
         var data = DataDirectory.locate(environment: vars, executablePath: exe)
@@ -67,8 +83,9 @@ public struct CLIEnvironment: Sendable {
                                         expected: "a folder that holds Localization/ and Sounds/")
             }
         }
-        let env = CLIEnvironment(variables: vars, console: .standard(), clock: RunningClock(startingAt: start), timeZone: zone,
+        var env = CLIEnvironment(variables: vars, console: .standard(), clock: RunningClock(startingAt: start), timeZone: .gmt,
                                  dataDirectory: data, executablePath: exe)
+        env.zone = zone
         return (env, problem)
     }
 
@@ -116,4 +133,33 @@ public struct CLIEnvironment: Sendable {
 
     /// The local day now.
     public var today: LocalDay { LocalDay(clock.now(), in: timeZone) }
+}
+
+/// A time zone made on first use (then kept), or given.
+final class LazyZone: Sendable {
+    private let make: @Sendable () -> TimeZone
+    private let made = Mutex<TimeZone?>(nil)
+
+    init(_ zone: TimeZone) { make = { zone }; made.withLock { $0 = zone } }
+    init(_ make: @escaping @Sendable () -> TimeZone) { self.make = make }
+
+    var value: TimeZone {
+        made.withLock { zone in
+            if let zone { return zone }
+            let new = make()
+            zone = new
+            return new
+        }
+    }
+
+    /// Whether the system's zone database (`/usr/share/zoneinfo`, what the C library reads for
+    /// `TZ`) has `name`; nil when there is no database to ask.
+    static func systemKnows(_ name: String, root: String = "/usr/share/zoneinfo") -> Bool? {
+        var info = stat()
+        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+              name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        return stat(root + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
 }

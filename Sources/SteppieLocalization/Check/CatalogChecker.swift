@@ -161,6 +161,8 @@ public enum CatalogChecker {
         for template in entry.templates {
             for (index, segment) in template.segments.enumerated() where index > 0 {
                 guard case .literal(let text) = segment, case .placeholder(let name, nil) = template.segments[index - 1] else { continue }
+                // `{x}을(를)` is the either-way form, reported as a literal particle already.
+                if ParticleForm.literalForms.keys.contains(where: { text.hasPrefix($0) }) { continue }
                 // Longest shapes first: 이에요 before 이, 으로 before 로.
                 let shapes = ParticleForm.allCases.flatMap { [($0.afterConsonant, $0), ($0.afterVowel, $0)] }
                     .sorted { $0.0.count > $1.0.count }
