@@ -154,6 +154,23 @@ public struct FileIdentity: Hashable, Sendable {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
     }
+
+    /// The identity of the open descriptor `fd`, or nil when it cannot be asked.
+    public init?(descriptor fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+    }
+
+    /// True when what `fd` has open is no longer what `path` names: the node was deleted (a device
+    /// unplugged), or `path` now names another file, or nothing.
+    public static func isGone(_ fd: Int32, path: String) -> Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_nlink > 0 else { return true }
+        guard let now = FileIdentity(path: path) else { return true }
+        return now.device != UInt64(st.st_dev) || now.inode != UInt64(st.st_ino)
+    }
 }
 
 extension OwnerOnly {

@@ -204,10 +204,7 @@ extension ButtonDevice {
 
     /// True when the opened node was deleted, or the path now names something else.
     static func isGone(_ handle: Handle, path: String) -> Bool {
-        var st = stat()
-        guard fstat(handle.fd, &st) == 0, st.st_nlink > 0 else { return true }
-        guard let now = FileIdentity(path: path) else { return true }
-        return now.device != handle.device || now.inode != handle.inode
+        FileIdentity.isGone(handle.fd, path: path)
     }
 
     /// The one checking helper for system calls on the device: a negative result becomes a typed

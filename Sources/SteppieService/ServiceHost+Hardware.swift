@@ -73,7 +73,13 @@ extension ServiceHost {
     /// force-feedback device that was missing is tried again every 2 s while its node is there.
     func reloadHaptics(now: Double) {
         guard let setting = try? store.deviceHaptics() else { return }
-        if let current = haptics, current.setting == setting {
+        if var current = haptics, current.setting == setting {
+            // An open game pad that was unplugged is let go of, then tried again like a missing one.
+            if now - lastRumbleTry >= 2, current.dropRumbleIfGone() {
+                current.apply(to: engine)
+                haptics = current
+                log(.rumbleUnplugged(path: setting.rumblePath ?? ""))
+            }
             guard let path = setting.rumblePath, current.rumble == nil, now - lastRumbleTry >= 2,
                   OwnerOnly.kind(of: path) == .characterDevice else { return }
             lastRumbleTry = now

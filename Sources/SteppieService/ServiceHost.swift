@@ -30,6 +30,8 @@ public enum ServiceLogEntry: Equatable, Sendable {
     case haptics(audioPulse: Bool, rumble: String?, log: String?)
     /// A haptic output the device's setting names could not be opened; feedback goes on without it.
     case hapticOutputFailed(FeedbackError)
+    /// The force-feedback device in use was unplugged; it is opened again when it is back.
+    case rumbleUnplugged(path: String)
     case fault(child: String, reason: String)
     case peerRefused(uid: UInt32)
     case stopping

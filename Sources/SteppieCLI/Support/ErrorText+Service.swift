@@ -60,6 +60,7 @@ extension ErrorText {
             return t("service.log.haptics", ["audioPulse": t(pulse ? "cli.haptics.on" : "cli.haptics.off"),
                                              "rumble": rumble ?? t("cli.haptics.none"), "log": log ?? t("cli.haptics.none")])
         case .hapticOutputFailed(let e): return t("service.log.hapticFailed", ["reason": feedback(e, t)])
+        case .rumbleUnplugged(let path): return t("service.log.rumbleUnplugged", ["path": path])
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
         case .stopping: return t("service.log.stopping")

@@ -36,6 +36,14 @@ public struct DeviceHapticOutputs {
         return rumble != nil
     }
 
+    /// Lets go of a force-feedback device that was unplugged (`RumbleDevice.isGone`); true when it
+    /// did. `retryRumble` opens it again once it is back.
+    public mutating func dropRumbleIfGone() -> Bool {
+        guard let rumble, rumble.isGone else { return false }
+        self.rumble = nil
+        return true
+    }
+
     /// What the engine sends patterns to.
     public var outputs: [any HapticOutput] {
         var outputs: [any HapticOutput] = []

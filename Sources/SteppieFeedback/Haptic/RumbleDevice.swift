@@ -1,5 +1,6 @@
 import CEvdev
 import Foundation
+import SteppieFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,6 +31,16 @@ public final class RumbleDevice: HapticOutput, @unchecked Sendable {
 
     deinit { if fd >= 0 { close(fd) } }
 
+    /// True when the device was unplugged (its node deleted, or `path` names another node now) or a
+    /// play found it gone (ENODEV): its owner drops it and opens `path` again when it is back.
+    public var isGone: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return lost || FileIdentity.isGone(fd, path: path)
+    }
+    // Guarded by `lock`: a play failed with ENODEV.
+    private var lost = false
+
     /// Plays each pulse as one rumble (strong motor ← intensity, weak motor ← sharpness × intensity).
     public func play(_ pattern: HapticPattern, event: FeedbackEvent) throws {
         lock.lock()
@@ -50,6 +61,7 @@ public final class RumbleDevice: HapticOutput, @unchecked Sendable {
 
     private func check(_ code: Int32, _ call: String) throws {
         guard code >= 0 else {
+            if code == -ENODEV { lost = true }
             throw FeedbackError.hapticDevice(path: path, reason: "\(call): \(String(cString: strerror(-code)))")
         }
     }
