@@ -68,8 +68,10 @@ let swiftTargets: [Target] = [
                            "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "CSystemd", "CSocket", "CHTTP", "CLazyLoad"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal"]),
-    .executableTarget(name: "steppie", dependencies: ["SteppieCLI"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
+    // Exported so libespeak-ng binds to it rather than libpcaudio's (Sources/CLazyLoad/no_espeak_audio.c).
+    .executableTarget(name: "steppie", dependencies: ["SteppieCLI"],
+                      linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=create_audio_device_object"])]),
     // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
     .target(name: "SteppieTestSupport"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SteppieTestSupport
 
 /// The C libraries a command does not use are never loaded (issue 16): speech, sound, TLS, HTTP,
 /// systemd and ZIP are opened on first use, which the dynamic loader's own log shows.
@@ -40,5 +41,34 @@ import Testing
         #expect(r2.status == 0)
         #expect(zip == ["libzip"])
         #expect(FileManager.default.fileExists(atPath: h.directory + "/b.zip"))
+    }
+
+    /// espeak-ng's audio device is never made (Sources/CLazyLoad/no_espeak_audio.c): the loader
+    /// binds libespeak-ng's call to the definition in `steppie`, and speaking into a file connects
+    /// no client to PulseAudio, where the `espeak-ng` command (the control) connects one.
+    @Test func speakingIntoAFileConnectsNothingToPulseAudio() throws {
+        let h = BinaryHarness()
+        let bindings = h.sh("$S say --out $D/hello.wav Hello", env: ["LD_DEBUG": "bindings", "STEPPIE_SOCKET": h.directory + "/none.sock"])
+        #expect(bindings.status == 0)
+        let line = bindings.err.split(separator: "\n").first { $0.contains("`create_audio_device_object'") }.map(String.init) ?? ""
+        #expect(line.contains("libespeak-ng") && line.contains("/steppie [0]"), "bound as: \(line)")
+
+        let server = try PrivatePulseServer()
+        try server.start()
+        var env = server.environment
+        env["PULSE_SERVER"] = server.address
+        env["STEPPIE_SOCKET"] = h.directory + "/none.sock"
+        /// The index the server gave to this `pactl` (each new client gets the next number).
+        func ownIndex() -> Int? {
+            let r = h.sh("pactl list clients short", env: env)
+            return r.out.split(separator: "\n").compactMap { Int($0.split(separator: "\t").first ?? "") }.max()
+        }
+        let before = try #require(ownIndex())
+        #expect(h.sh("$S say --out $D/a.wav 'Brush your teeth.'", env: env).status == 0)
+        let afterOurs = try #require(ownIndex())
+        #expect(afterOurs == before + 1, "steppie connected \(afterOurs - before - 1) client(s)")
+        #expect(h.sh("espeak-ng -v en -w $D/b.wav 'Brush your teeth.'", env: env).status == 0)
+        let afterTheirs = try #require(ownIndex())
+        #expect(afterTheirs == afterOurs + 2, "the control connected \(afterTheirs - afterOurs - 1) client(s)")
     }
 }

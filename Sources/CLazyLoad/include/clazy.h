@@ -25,6 +25,15 @@ struct clazy_library *clazy_systemd(void);
 struct clazy_library *clazy_microhttpd(void);
 struct clazy_library *clazy_zip(void);
 
+/// Opens `library` now, nothing more: its first function called then finds it open.
+void clazy_open(struct clazy_library *library);
+
+/// True when `arguments` (the command line without the program's name) will surely synthesize
+/// speech in this process: `say … --out FILE` and `feedback preview … --out FILE`, not help, not
+/// `--print-spoken`, not a `say` a running service may take. The one rule for the constructor
+/// that starts loading libespeak-ng before `main` and for `Prewarm`.
+int clazy_speaks_in_process(int count, const char *const *arguments);
+
 /// GnuTLS's `gnutls_free` is a variable holding a function pointer, not a function.
 void clazy_gnutls_free(void *pointer);
 
