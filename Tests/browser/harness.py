@@ -280,6 +280,17 @@ def tap(driver, selector):
     ActionChains(driver).move_to_element(element).click().perform()
 
 
+def tap_and_load(driver, selector, screen, deadline=10.0):
+    """Taps a control that submits its form and waits for the page that answers: a new document
+    (the tapped one is marked first) showing `screen`. Waiting for `screen` alone can pass on the
+    old page when the answer shows the same screen again (a refused PIN)."""
+    driver.execute_script("window.__steppieOldPage = true;")
+    tap(driver, selector)
+    wait_js(driver, "return document.readyState === 'complete' && window.__steppieOldPage === undefined",
+            "a new page after tapping " + selector, deadline)
+    wait_screen(driver, screen, deadline)
+
+
 # --------------------------------------------------------------------------- sound at the sink
 
 class SinkRecorder:

@@ -57,9 +57,8 @@ def sign_in(driver, s, pin=PIN, lang="en", expect="home"):
     wait_screen(driver, "sign-in", 10)
     for digit in pin:
         tap(driver, f'button[data-digit="{digit}"]')
-    tap(driver, 'button[data-pad="enter"]')
     try:
-        wait_screen(driver, expect, 10)
+        tap_and_load(driver, 'button[data-pad="enter"]', expect, 10)
     except AssertionError:
         alert = driver.find_elements(By.CSS_SELECTOR, '[role="alert"]')
         raise AssertionError(f"sign-in did not reach {expect!r}: {[a.text for a in alert]}") from None
@@ -120,8 +119,7 @@ def test_sign_in_with_the_pad_and_six_wrong_pins_lock_across_a_restart(make_step
         wait_screen(d, "sign-in")
         field = d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
         field.send_keys("0000")
-        tap(d, 'button[data-pad="enter"]')
-        wait_screen(d, "sign-in")
+        tap_and_load(d, 'button[data-pad="enter"]', "sign-in")
     locked = d.find_element(By.CSS_SELECTOR, "[data-locked-seconds]")
     seconds = int(locked.get_attribute("data-locked-seconds"))
     assert 0 < seconds <= 30, seconds
