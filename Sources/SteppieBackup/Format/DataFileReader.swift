@@ -19,6 +19,8 @@ struct DecodedData {
 struct ParsedData {
     var root: JSONValue
     fileprivate var logs: StreamedLogs
+    /// How many logs were decoded straight from their bytes (the rest went through a tree).
+    var flatLogs: Int { logs.flat }
 }
 
 /// Decodes the JSON tree of data.json into entities, naming the path of any bad field.
@@ -26,6 +28,9 @@ struct DataFileReader {
     /// The child that sets without a `childId` are given (backups from the iOS and Android apps).
     let defaultChildId: UUID
     var limits = BackupLimits()
+    /// Whether flat logs are decoded straight from their bytes (tests turn it off to compare
+    /// with the usual path).
+    var decodesFlatLogs = true
 
     /// Every key Steppie reads from data.json, in either platform's spelling; any other key is
     /// skipped by the parser without building its value.
@@ -63,8 +68,8 @@ struct DataFileReader {
     func parse(bytes: [UInt8]) throws -> ParsedData {
         let logs = StreamedLogs(capacity: bytes.count / 256)
         let root = try mapErrors {
-            try JSONParser.parse(bytes, options: Self.parseOptions(limits), streaming: "dailyLogs", flat: flatLogHandler(logs),
-                                 into: logHandler(logs))
+            try JSONParser.parse(bytes, options: Self.parseOptions(limits), streaming: "dailyLogs",
+                                 flat: decodesFlatLogs ? flatLogHandler(logs) : nil, into: logHandler(logs))
         }
         return ParsedData(root: root, logs: logs)
     }
@@ -74,8 +79,8 @@ struct DataFileReader {
     func parse(source: @escaping JSONParser.Source, expectedBytes: UInt64) throws -> ParsedData {
         let logs = StreamedLogs(capacity: Int(min(expectedBytes / 256, UInt64(limits.maxDailyLogs))))
         let root = try mapErrors {
-            try JSONParser.parse(source: source, options: Self.parseOptions(limits), streaming: "dailyLogs", flat: flatLogHandler(logs),
-                                 into: logHandler(logs))
+            try JSONParser.parse(source: source, options: Self.parseOptions(limits), streaming: "dailyLogs",
+                                 flat: decodesFlatLogs ? flatLogHandler(logs) : nil, into: logHandler(logs))
         }
         return ParsedData(root: root, logs: logs)
     }
@@ -129,6 +134,7 @@ struct DataFileReader {
             let routineRef = logs.records.ref(routine), setRef = logs.records.ref(set)
             logs.records.append(id: id, day: Int32(truncatingIfNeeded: day.dayNumber), routine: routineRef, set: setRef, status: status,
                                 completedAt: completed, createdAt: created, updatedAt: updated)
+            logs.flat += 1
             return true
         }
     }
@@ -250,6 +256,7 @@ struct DataFileReader {
 final class StreamedLogs {
     var records: DailyLogRecords
     var error: (any Error)?
+    var flat = 0
 
     /// `capacity` is a guess from the document size; the records grow past it if needed.
     init(capacity: Int) { records = DailyLogRecords(capacity: capacity) }

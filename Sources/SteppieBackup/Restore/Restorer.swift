@@ -28,7 +28,7 @@ public struct Restorer: Sendable {
         let parent = assets.deletingLastPathComponent()
         StagingArea.removeStale(in: parent)
 
-        let loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
+        var loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
             .load(path: archive.path, progress: progress)
         // Holds the new photos until the swap, the old ones after it; gone in every outcome.
         let staging = try StagingArea.create(in: parent)
@@ -54,8 +54,11 @@ public struct Restorer: Sendable {
         switch target {
         case .device:
             try extractPhotos(loaded, into: staging.newAssets)
+            // Handed over whole: the store frees the logs once their rows are in.
+            var logs = loaded.contents.logs
+            loaded.contents.logs = DailyLogRecords()
             try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
-                try store.replaceAll(with: loaded.contents.snapshot, logs: loaded.contents.logs)
+                try store.replaceAll(with: loaded.contents.snapshot, logs: &logs)
             } settings: {
                 try store.replaceDeviceSettings(loaded.contents.snapshot.deviceSettings)
             }

@@ -54,15 +54,17 @@ extension Store {
     public func replaceAll(with snapshot: Snapshot) throws {
         var rest = snapshot
         rest.dailyLogs = []
-        try replaceAll(with: rest, logs: DailyLogRecords(snapshot.dailyLogs))
+        var logs = DailyLogRecords(snapshot.dailyLogs)
+        try replaceAll(with: rest, logs: &logs)
     }
 
     /// `replaceAll(with:)` with the daily logs held compactly (a restore's million rows), inserted
     /// after `snapshot.dailyLogs`. The logs go in as one bulk load (`loadLogs`): daily_logs' own
     /// indexes and its set-matching trigger are dropped first and made again after the rows, in
-    /// the same transaction, so they end exactly as the schema has them.
-    public func replaceAll(with snapshot: Snapshot, logs: DailyLogRecords) throws {
-        var logs = logs
+    /// the same transaction, so they end exactly as the schema has them. `logs` is emptied once
+    /// its rows are in, so that its memory is free again before the indexes are built (when the
+    /// caller holds no other copy); on a failure it may be empty too.
+    public func replaceAll(with snapshot: Snapshot, logs: inout DailyLogRecords) throws {
         if !snapshot.dailyLogs.isEmpty { logs = DailyLogRecords(snapshot.dailyLogs + logs.logs) }
         try validateGroups(snapshot)
         try write {
@@ -84,7 +86,8 @@ extension Store {
                     DELETE FROM routine_sets; DELETE FROM children;
                     """)
                 try insertRows(children: snapshot.children, sets: snapshot.routineSets, routines: snapshot.routines, logs: DailyLogRecords())
-                try loadLogs(logs, checkingSets: deferred.droppedSetTrigger)
+                try loadLogs(logs, bulk: true)
+                logs.removeAll()
                 try rebuild(deferred)
             }
             try putBackButtonChildren(buttonChildren, children: snapshot.children)
@@ -136,7 +139,7 @@ extension Store {
                               stamp(r.createdAt), stamp(r.updatedAt), optionalStamp(r.deletedAt)])
             try routine.runToEnd()
         }
-        try loadLogs(logs, checkingSets: false)
+        try loadLogs(logs, bulk: false)
     }
 
     /// Replaces the device row (PIN and recovery hashes, language), or removes it when nil.
