@@ -22,9 +22,20 @@ extension Store {
     /// Runs `body` with a larger page cache, then puts the connection's own size back.
     func withBulkCache<T>(_ body: () throws -> T) throws -> T {
         let before = try db.queryFirst("PRAGMA cache_size") { $0.int(0) } ?? -2000
-        try db.execute("PRAGMA cache_size = -\(Store.bulkCacheKiB)")
-        defer { try? db.execute("PRAGMA cache_size = \(before)") }
-        return try body()
+        return try withPragma("cache_size", "-\(Store.bulkCacheKiB)", restoring: "\(before)", body)
+    }
+
+    /// Sets `PRAGMA name = value` for `body`, then `restoring`. A failure to restore is reported
+    /// when `body` succeeded; when `body` threw, its error is the one reported.
+    func withPragma<T>(_ name: String, _ value: String, restoring: String, _ body: () throws -> T) throws -> T {
+        try db.execute("PRAGMA \(name) = \(value)")
+        let result: T
+        do { result = try body() } catch {
+            try? db.execute("PRAGMA \(name) = \(restoring)")
+            throw error
+        }
+        try db.execute("PRAGMA \(name) = \(restoring)")
+        return result
     }
 
     /// Drops daily_logs' explicit indexes and its set-matching trigger (inside the caller's
@@ -44,12 +55,11 @@ extension Store {
     /// Makes the dropped indexes and trigger again from their own SQL (so `sqlite_schema` holds
     /// the same text); each index is built in one sorted pass over the table.
     func rebuild(_ deferred: DeferredLogSchema) throws {
-        // One helper thread sorts beside this one (the machine has two cores at least); the
-        // connection's own setting comes back after.
+        // A helper thread may sort beside this one; the connection's own setting comes back after.
         let threads = try db.queryFirst("PRAGMA threads") { $0.int(0) } ?? 0
-        try db.execute("PRAGMA threads = \(Store.bulkSortThreads)")
-        defer { try? db.execute("PRAGMA threads = \(threads)") }
-        for sql in deferred.statements { try db.execute(sql) }
+        try withPragma("threads", "\(Store.bulkSortThreads)", restoring: "\(threads)") {
+            for sql in deferred.statements { try db.execute(sql) }
+        }
     }
 
     /// Inserts `logs` in order with one prepared statement, every value written as bytes into one
@@ -84,50 +94,53 @@ extension Store {
             }
         }
         let sql = "INSERT INTO daily_logs (\(Store.logColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        if bulk {
-            // A flag pragma expires every prepared statement: the insert is compiled without the
-            // CHECKs now, and with them again the next time anyone uses it.
-            try db.execute("PRAGMA ignore_check_constraints = ON")
-        }
-        defer { if bulk { try? db.execute("PRAGMA ignore_check_constraints = OFF") } }
-        let statement = try db.statement(sql)
-        defer { statement.reset() }   // the bindings point into buffers that end with this call
-        let stamps = StampFormatter(timeZone: timeZone)
-        let stamp = StampFormatter.length
-        // id, date, completed_at, created_at, updated_at
-        var row = [UInt8](repeating: 0, count: UUIDText.length + 10 + 3 * stamp)
-        let completed: StaticString = "completed", undone: StaticString = "undone"
-        try refText.withUnsafeBufferPointer { refText in
-            try row.withUnsafeMutableBufferPointer { row in
-                guard let p = row.baseAddress, let refBase = refText.baseAddress else { return }
-                let id = p, date = p + UUIDText.length, completedAt = date + 10, createdAt = completedAt + stamp, updatedAt = createdAt + stamp
-                for (n, l) in logs.records.enumerated() {
-                    if l.completed != l.hasCompletedAt { try validate { try Validator.log(logs[n]) } }
-                    if checkingSets, routineSetRef[Int(l.routine)] != -1, routineSetRef[Int(l.routine)] != Int(l.set) {
-                        // What the trigger would have said.
-                        throw SQLiteError(code: 1811, message: "daily_logs.routine_set_id must be the routine's set", sql: sql)
+        // A flag pragma expires every prepared statement: the insert is compiled without the
+        // CHECKs while it is on, and with them again the next time anyone uses it.
+        func insert() throws {
+            let statement = try db.statement(sql)
+            defer { statement.reset() }   // the bindings point into buffers that end with this call
+            let stamps = StampFormatter(timeZone: timeZone)
+            let stamp = StampFormatter.length
+            // id, date, completed_at, created_at, updated_at
+            var row = [UInt8](repeating: 0, count: UUIDText.length + 10 + 3 * stamp)
+            let completed: StaticString = "completed", undone: StaticString = "undone"
+            try refText.withUnsafeBufferPointer { refText in
+                try row.withUnsafeMutableBufferPointer { row in
+                    guard let p = row.baseAddress, let refBase = refText.baseAddress else { return }
+                    let id = p, date = p + UUIDText.length, completedAt = date + 10, createdAt = completedAt + stamp, updatedAt = createdAt + stamp
+                    for (n, l) in logs.records.enumerated() {
+                        if l.completed != l.hasCompletedAt { try validate { try Validator.log(logs[n]) } }
+                        if checkingSets, routineSetRef[Int(l.routine)] != -1, routineSetRef[Int(l.routine)] != Int(l.set) {
+                            // What the trigger would have said (SQLITE_CONSTRAINT_TRIGGER, a macro Swift cannot import).
+                            throw SQLiteError(code: SQLITE_CONSTRAINT | (7 << 8), message: "daily_logs.routine_set_id must be the routine's set", sql: sql)
+                        }
+                        UUIDText.writeLowercase(l.id, to: id)
+                        LocalDay(dayNumber: Int(l.day)).write(to: date)
+                        stamps.write(Date(timeIntervalSinceReferenceDate: l.createdAt), to: createdAt)
+                        stamps.write(Date(timeIntervalSinceReferenceDate: l.updatedAt), to: updatedAt)
+                        try statement.bindStatic(text: id, count: UUIDText.length, at: 1)
+                        try statement.bindStatic(text: date, count: 10, at: 2)
+                        try statement.bindStatic(text: refBase + Int(l.routine) * UUIDText.length, count: UUIDText.length, at: 3)
+                        try statement.bindStatic(text: refBase + Int(l.set) * UUIDText.length, count: UUIDText.length, at: 4)
+                        let status = l.completed ? completed : undone
+                        try statement.bindStatic(text: status.utf8Start, count: status.utf8CodeUnitCount, at: 5)
+                        if l.hasCompletedAt {
+                            stamps.write(Date(timeIntervalSinceReferenceDate: l.completedAt), to: completedAt)
+                            try statement.bindStatic(text: completedAt, count: stamp, at: 6)
+                        } else {
+                            try statement.bindNull(at: 6)
+                        }
+                        try statement.bindStatic(text: createdAt, count: stamp, at: 7)
+                        try statement.bindStatic(text: updatedAt, count: stamp, at: 8)
+                        try statement.execute()
                     }
-                    UUIDText.writeLowercase(l.id, to: id)
-                    LocalDay(dayNumber: Int(l.day)).write(to: date)
-                    stamps.write(Date(timeIntervalSinceReferenceDate: l.createdAt), to: createdAt)
-                    stamps.write(Date(timeIntervalSinceReferenceDate: l.updatedAt), to: updatedAt)
-                    try statement.bindStatic(text: id, count: UUIDText.length, at: 1)
-                    try statement.bindStatic(text: date, count: 10, at: 2)
-                    try statement.bindStatic(text: refBase + Int(l.routine) * UUIDText.length, count: UUIDText.length, at: 3)
-                    try statement.bindStatic(text: refBase + Int(l.set) * UUIDText.length, count: UUIDText.length, at: 4)
-                    let status = l.completed ? completed : undone
-                    try statement.bindStatic(text: status.utf8Start, count: status.utf8CodeUnitCount, at: 5)
-                    if l.hasCompletedAt {
-                        stamps.write(Date(timeIntervalSinceReferenceDate: l.completedAt), to: completedAt)
-                        try statement.bindStatic(text: completedAt, count: stamp, at: 6)
-                    } else {
-                        try statement.bindNull(at: 6)
-                    }
-                    try statement.bindStatic(text: createdAt, count: stamp, at: 7)
-                    try statement.bindStatic(text: updatedAt, count: stamp, at: 8)
-                    try statement.execute()
                 }
             }
+        }
+        if bulk {
+            try withPragma("ignore_check_constraints", "ON", restoring: "OFF", insert)
+        } else {
+            try insert()
         }
     }
 }
