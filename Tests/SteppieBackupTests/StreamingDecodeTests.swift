@@ -149,6 +149,7 @@ import SteppieCore
             [log(plain + #","name":"x""#)],
             [log(plain + #","title":{"en":"x","ko":"엑스"}"#)],
             [log(plain.replacingOccurrences(of: "\"routineId\":\"\(routine)\"", with: #""routineId":null,"routineID":"\#(routine)""#))],
+            [log(plain.replacingOccurrences(of: "\"routineId\":\"\(routine)\"", with: #""routineID":"\#(set)","routineId":"\#(routine)""#))],
             [log(plain.replacingOccurrences(of: "\"completed\"", with: "1"))],
             [log(plain.replacingOccurrences(of: "\"\(id)\"", with: "true"))],
             [log(plain.replacingOccurrences(of: "\"\(id)\"", with: "{\"a\":1}"))],
