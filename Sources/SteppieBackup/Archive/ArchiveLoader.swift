@@ -85,13 +85,18 @@ struct ArchiveLoader {
                           budget: ReadBudget) throws -> (data: (data: DecodedData, childId: UUID), checksum: String, bytes: UInt64) {
         let stream = try zip.stream(entry, limit: limits.maxDataBytes)
         let hasher = Hasher()
+        // Inflating and hashing run one chunk ahead on another thread; the parser reads here.
+        let ahead = ReadAhead { raw in
+            let n = try stream.read(into: raw)
+            try budget.add(n)
+            hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+            return n
+        }
+        defer { ahead.stop() }
         var sourceFailed = false
         let source: JSONParser.Source = { raw in
             do {
-                let n = try stream.read(into: raw)
-                try budget.add(n)
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<n]))
-                return n
+                return try ahead.read(into: raw)
             } catch {
                 sourceFailed = true
                 throw error
@@ -109,6 +114,8 @@ struct ArchiveLoader {
             var scratch = [UInt8](repeating: 0, count: 1 << 16)
             while try scratch.withUnsafeMutableBytes({ try source($0) }) > 0 {}
         }
+        // The source is at its end: the thread is done with the stream, the budget and the hash.
+        ahead.stop()
         let actual = hasher.finalHex()
         let expected = manifest.checksum.dataJson
         let matches = manifest.sourcePlatform == .android ? actual == expected.lowercased() : actual == expected

@@ -4,7 +4,10 @@ import SteppieStore
 
 /// The backup's rows, checked and ready for `Store.replaceAll(with:)`.
 struct ValidatedContents {
+    /// Everything but the daily logs (its `dailyLogs` is empty).
     var snapshot: Snapshot
+    /// The daily logs, compact (a 10-year history is a million of them).
+    var logs: DailyLogRecords
     /// Photo icons whose file was not in the archive, now the builtin `star`.
     var photosReplaced: Int
     /// Builtin icons unknown here (backups from other platforms), now `star`.
@@ -30,7 +33,7 @@ struct ContentValidator {
         let logs = data.dailyLogs
         try unique(sets.map(\.id), entity: "routineSet")
         try unique(routines.map(\.id), entity: "routine")
-        try unique(logs.map(\.id), entity: "dailyLog")
+        try uniqueLogIds(logs)
         if sets.isEmpty && (!routines.isEmpty || !logs.isEmpty) { throw BackupError.dataWithoutSets }
 
         let setIds = Set(sets.map(\.id))
@@ -42,21 +45,30 @@ struct ContentValidator {
             }
             routineSet[r.id] = r.routineSetId
         }
-        var seenDay = Set<DayKey>()
+        // The logs name their routine and set by an index into `refs`: look each id up once.
+        let refs = logs.refs
+        let setOfRoutine = refs.map { routineSet[$0] }
+        let namesASet = refs.map { setIds.contains($0) }
+        // (day, routine) as one integer: the routine's index stands for its id.
+        var seenDay = Set<UInt64>()
         seenDay.reserveCapacity(logs.count)
-        for l in logs {
-            guard let set = routineSet[l.routineId] else {
-                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineId", target: l.routineId.lowercased)
+        for (n, l) in logs.records.enumerated() {
+            let routineId = refs[Int(l.routine)], setId = refs[Int(l.set)]
+            guard let set = setOfRoutine[Int(l.routine)] else {
+                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineId", target: routineId.lowercased)
             }
-            guard setIds.contains(l.routineSetId) else {
-                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineSetId", target: l.routineSetId.lowercased)
+            guard namesASet[Int(l.set)] else {
+                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineSetId", target: setId.lowercased)
             }
-            guard set == l.routineSetId else { throw BackupError.logSetMismatch(logId: l.id.lowercased) }
-            guard seenDay.insert(DayKey(day: l.date.dayNumber, routine: l.routineId)).inserted else {
-                throw BackupError.duplicateLog(date: l.date.description, routineId: l.routineId.lowercased)
+            guard set == setId else { throw BackupError.logSetMismatch(logId: l.id.lowercased) }
+            guard seenDay.insert(UInt64(UInt32(bitPattern: l.day)) << 32 | UInt64(l.routine)).inserted else {
+                throw BackupError.duplicateLog(date: l.date.description, routineId: routineId.lowercased)
             }
-            do { try Validator.log(l) } catch let v as ContractViolation {
-                throw BackupError.contract(entity: "dailyLog", id: l.id.lowercased, violation: v)
+            // `Validator.log`'s one rule, checked on the record; the rule itself words the error.
+            if l.completed != l.hasCompletedAt {
+                do { try Validator.log(logs[n]) } catch let v as ContractViolation {
+                    throw BackupError.contract(entity: "dailyLog", id: l.id.lowercased, violation: v)
+                }
             }
         }
 
@@ -105,12 +117,20 @@ struct ContentValidator {
             }
         }
         return ValidatedContents(snapshot: Snapshot(children: children, routineSets: sets, routines: routines,
-                                                    dailyLogs: logs, deviceSettings: settings),
+                                                    dailyLogs: [], deviceSettings: settings),
+                                 logs: logs,
                                  photosReplaced: photosReplaced, iconsReplaced: iconsReplaced,
                                  needsNewPin: settings.guardianPinHash == nil)
     }
 
     private struct DayKey: Hashable { let day: Int; let routine: UUID }
+
+    /// The first log whose id an earlier log has is refused, as `unique` would.
+    private func uniqueLogIds(_ logs: DailyLogRecords) throws {
+        var seen = Set<UUID>()
+        seen.reserveCapacity(logs.count)
+        for l in logs.records where !seen.insert(l.id).inserted { throw BackupError.duplicateId(entity: "dailyLog", id: l.id.lowercased) }
+    }
 
     private func unique(_ ids: [UUID], entity: String) throws {
         var seen = Set<UUID>()

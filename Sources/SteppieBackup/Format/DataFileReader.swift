@@ -9,7 +9,7 @@ struct DecodedData {
     /// Whether each set (same index) named its child; only this project's backups do.
     var setHasChild: [Bool]
     var routines: [Routine]
-    var dailyLogs: [DailyLog]
+    var dailyLogs: DailyLogRecords
     /// This project's extension; nil in backups from the iOS and Android apps.
     var children: [Child]?
     var appSettings: JSONObject?
@@ -19,6 +19,8 @@ struct DecodedData {
 struct ParsedData {
     var root: JSONValue
     fileprivate var logs: StreamedLogs
+    /// How many logs were decoded straight from their bytes (the rest went through a tree).
+    var flatLogs: Int { logs.flat }
 }
 
 /// Decodes the JSON tree of data.json into entities, naming the path of any bad field.
@@ -26,6 +28,9 @@ struct DataFileReader {
     /// The child that sets without a `childId` are given (backups from the iOS and Android apps).
     let defaultChildId: UUID
     var limits = BackupLimits()
+    /// Whether flat logs are decoded straight from their bytes (tests turn it off to compare
+    /// with the usual path).
+    var decodesFlatLogs = true
 
     /// Every key Steppie reads from data.json, in either platform's spelling; any other key is
     /// skipped by the parser without building its value.
@@ -63,7 +68,8 @@ struct DataFileReader {
     func parse(bytes: [UInt8]) throws -> ParsedData {
         let logs = StreamedLogs(capacity: bytes.count / 256)
         let root = try mapErrors {
-            try JSONParser.parse(bytes, options: Self.parseOptions(limits), streaming: "dailyLogs", into: logHandler(logs))
+            try JSONParser.parse(bytes, options: Self.parseOptions(limits), streaming: "dailyLogs",
+                                 flat: decodesFlatLogs ? flatLogHandler(logs) : nil, into: logHandler(logs))
         }
         return ParsedData(root: root, logs: logs)
     }
@@ -73,7 +79,8 @@ struct DataFileReader {
     func parse(source: @escaping JSONParser.Source, expectedBytes: UInt64) throws -> ParsedData {
         let logs = StreamedLogs(capacity: Int(min(expectedBytes / 256, UInt64(limits.maxDailyLogs))))
         let root = try mapErrors {
-            try JSONParser.parse(source: source, options: Self.parseOptions(limits), streaming: "dailyLogs", into: logHandler(logs))
+            try JSONParser.parse(source: source, options: Self.parseOptions(limits), streaming: "dailyLogs",
+                                 flat: decodesFlatLogs ? flatLogHandler(logs) : nil, into: logHandler(logs))
         }
         return ParsedData(root: root, logs: logs)
     }
@@ -90,7 +97,45 @@ struct DataFileReader {
             // After the first bad log the rest are only syntax-checked; the error is thrown
             // where `decode(_:)` would decode the logs.
             guard logs.error == nil else { return }
-            do { logs.items.append(try log(value, path: "dailyLogs[\(n)]")) } catch { logs.error = error }
+            do { logs.records.append(try log(value, path: "dailyLogs[\(n)]")) } catch { logs.error = error }
+        }
+    }
+
+    /// The usual case of a log, taken from its bytes: every field a plain string (or null where
+    /// null is allowed) under one of the log's own keys, each key once, every value valid. Anything
+    /// else is declined and goes through `logHandler`, which names the bad field as before.
+    private func flatLogHandler(_ logs: StreamedLogs) -> JSONParser.FlatHandler {
+        let cap = limits.maxDailyLogs
+        return { element, members, n in
+            guard n < cap, let base = element.baseAddress else { return false }
+            guard let log = LogFields(base, members) else { return false }
+            // After a bad log the rest are only syntax-checked (as in `logHandler`).
+            guard logs.error == nil else { return true }
+            func bytes(_ m: Int) -> UnsafeBufferPointer<UInt8>? {
+                guard m >= 0, members[m].valueCount >= 0 else { return nil }
+                return UnsafeBufferPointer(start: base + Int(members[m].valueStart), count: Int(members[m].valueCount))
+            }
+            guard let statusText = bytes(log.status), let status = LogFields.status(statusText),
+                  let idText = bytes(log.id), let id = UUIDText.parse(idText),
+                  let dayText = bytes(log.date), let day = LocalDay(utf8: dayText),
+                  let routineText = bytes(log.routineId) ?? bytes(log.routineID), let routine = UUIDText.parse(routineText),
+                  let setText = bytes(log.routineSetId) ?? bytes(log.routineSetID), let set = UUIDText.parse(setText),
+                  let createdText = bytes(log.createdAt), let created = Timestamp.parse(utf8: createdText) else { return false }
+            var completed: Date?
+            if let text = bytes(log.completedAt) {
+                guard let d = Timestamp.parse(utf8: text) else { return false }
+                completed = d
+            }
+            var updated = created
+            if let text = bytes(log.updatedAt) {
+                guard let d = Timestamp.parse(utf8: text) else { return false }
+                updated = d
+            }
+            let routineRef = logs.records.ref(routine), setRef = logs.records.ref(set)
+            logs.records.append(id: id, day: Int32(truncatingIfNeeded: day.dayNumber), routine: routineRef, set: setRef, status: status,
+                                completedAt: completed, createdAt: created, updatedAt: updated)
+            logs.flat += 1
+            return true
         }
     }
 
@@ -123,15 +168,15 @@ struct DataFileReader {
             setHasChild.append(child != nil)
         }
         let routines = try o.array("routines").enumerated().map { n, v in try routine(v, path: "routines[\(n)]") }
-        let logs: [DailyLog]
+        let logs: DailyLogRecords
         if let streamedLogs {
             // A streamed array left an empty one in the tree; anything else is refused here as before.
             _ = try o.array("dailyLogs")
             if let error = streamedLogs.error { throw error }
-            logs = streamedLogs.items
-            streamedLogs.items = []
+            logs = streamedLogs.records
+            streamedLogs.records.removeAll()
         } else {
-            logs = try o.array("dailyLogs").enumerated().map { n, v in try log(v, path: "dailyLogs[\(n)]") }
+            logs = DailyLogRecords(try o.array("dailyLogs").enumerated().map { n, v in try log(v, path: "dailyLogs[\(n)]") })
         }
         var children: [Child]?
         if o.has("children") {
@@ -209,11 +254,57 @@ struct DataFileReader {
 
 /// The daily logs decoded while data.json streams by, and the first one that failed.
 final class StreamedLogs {
-    var items: [DailyLog] = []
+    var records: DailyLogRecords
     var error: (any Error)?
+    var flat = 0
 
-    /// `capacity` is a guess from the document size; the array grows past it if needed.
-    init(capacity: Int) { items.reserveCapacity(capacity) }
+    /// `capacity` is a guess from the document size; the records grow past it if needed.
+    init(capacity: Int) { records = DailyLogRecords(capacity: capacity) }
+}
+
+/// Which member of a flat log object holds which field (-1: absent). Built only when every key is
+/// one of the log's own, each at most once; otherwise the log goes the usual way.
+private struct LogFields {
+    var id = -1, date = -1, routineId = -1, routineID = -1, routineSetId = -1, routineSetID = -1
+    var status = -1, completedAt = -1, createdAt = -1, updatedAt = -1
+
+    init?(_ base: UnsafePointer<UInt8>, _ members: UnsafeBufferPointer<JSONParser.FlatMember>) {
+        // A key twice is a syntax error the usual path reports.
+        @inline(__always) func put(_ slot: inout Int, _ n: Int) -> Bool {
+            guard slot < 0 else { return false }
+            slot = n
+            return true
+        }
+        for (n, m) in members.enumerated() {
+            let key = UnsafeBufferPointer(start: base + Int(m.keyStart), count: Int(m.keyCount))
+            let known: Bool
+            switch key.count {
+            case 2 where Self.equal(key, "id"): known = put(&id, n)
+            case 4 where Self.equal(key, "date"): known = put(&date, n)
+            case 6 where Self.equal(key, "status"): known = put(&status, n)
+            case 9 where Self.equal(key, "routineId"): known = put(&routineId, n)
+            case 9 where Self.equal(key, "routineID"): known = put(&routineID, n)
+            case 9 where Self.equal(key, "createdAt"): known = put(&createdAt, n)
+            case 9 where Self.equal(key, "updatedAt"): known = put(&updatedAt, n)
+            case 11 where Self.equal(key, "completedAt"): known = put(&completedAt, n)
+            case 12 where Self.equal(key, "routineSetId"): known = put(&routineSetId, n)
+            case 12 where Self.equal(key, "routineSetID"): known = put(&routineSetID, n)
+            default: known = false
+            }
+            guard known else { return nil }
+        }
+    }
+
+    static func status(_ text: UnsafeBufferPointer<UInt8>) -> LogStatus? {
+        if equal(text, "completed") { return .completed }
+        if equal(text, "undone") { return .undone }
+        return nil
+    }
+
+    static func equal(_ text: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard text.count == word.utf8CodeUnitCount, let p = text.baseAddress else { return false }
+        return memcmp(p, word.utf8Start, text.count) == 0
+    }
 }
 
 extension JSONParseError {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small recursive-descent JSON parser (RFC 8259) over bytes pulled in chunks, so a document
 /// never has to be in memory whole. Depth, string length, unknown fields and the size of the kept
 /// tree are limited by `JSONParseOptions`.
@@ -11,6 +13,19 @@ struct JSONParser {
     typealias ElementHandler = (JSONValue, Int) throws -> Void
     /// Fills the buffer with the next bytes of the document; returns how many, 0 at the end.
     typealias Source = (UnsafeMutableRawBufferPointer) throws -> Int
+    /// Takes one element of the streamed array straight from its bytes, without a tree: called
+    /// only for a flat object whose values are all strings or `null`, every key and string printable
+    /// ASCII without escapes, within every limit. `members` locate each key and value in `element`.
+    /// Returns false to decline; the element is then parsed as usual and goes to the `ElementHandler`
+    /// (so errors are always the usual ones). May accept only when every key is a known key.
+    typealias FlatHandler = (_ element: UnsafeBufferPointer<UInt8>, _ members: UnsafeBufferPointer<FlatMember>, _ index: Int) -> Bool
+
+    /// Where one member of a flat object is, in bytes from the object's `{`.
+    struct FlatMember {
+        var keyStart: Int32, keyCount: Int32
+        /// The string's bytes without its quotes; `valueCount` is -1 for `null`.
+        var valueStart: Int32, valueCount: Int32
+    }
 
     private let options: JSONParseOptions
     /// The current chunk: `buffer[0..<end]` holds the document's bytes from offset `base`.
@@ -21,7 +36,9 @@ struct JSONParser {
     private let source: Source?
     private var finished = false
     /// The top-level key whose array value is streamed, and where its elements go.
-    private var streamed: (key: String, handle: ElementHandler)?
+    private var streamed: (key: String, handle: ElementHandler, flat: FlatHandler?)?
+    /// The members of the flat element being looked at (see `flatElement`).
+    private var members = [FlatMember](repeating: FlatMember(keyStart: 0, keyCount: 0, valueStart: 0, valueCount: 0), count: maxFlatMembers)
     /// The error of the source or the handler, thrown in place of `JSONParseError.Kind.forwarded`.
     private var forwarded: (any Error)?
     /// Estimated bytes of the tree kept so far (see `JSONParseOptions.maxStructureBytes`).
@@ -31,6 +48,10 @@ struct JSONParser {
     private var scratch: [UInt8] = []
 
     private static let chunkSize = 1 << 16
+    /// The bytes kept ahead of a streamed element so that a flat one is whole in the buffer
+    /// (a daily log is about 330 bytes); a longer element is parsed the usual way.
+    private static let flatWindow = 4096
+    private static let maxFlatMembers = 16
     private static let valueCost = 48
 
     /// Parses one JSON document held in memory; trailing non-space bytes are an error.
@@ -43,19 +64,19 @@ struct JSONParser {
     /// holds an array, its elements go to `handle` one by one and the returned tree holds an
     /// empty array there. Syntax, depth and duplicate-key checks are the same as `parse(_:)`'s.
     static func parse(_ bytes: [UInt8], options: JSONParseOptions = JSONParseOptions(), streaming key: String,
-                      into handle: @escaping ElementHandler) throws -> JSONValue {
+                      flat: FlatHandler? = nil, into handle: @escaping ElementHandler) throws -> JSONValue {
         var p = JSONParser(bytes: bytes, source: nil, options: options)
-        p.streamed = (key, handle)
+        p.streamed = (key, handle, flat)
         return try p.document()
     }
 
     /// Parses a document pulled from `source` chunk by chunk, streaming `key` as above. Errors
     /// of `source` and `handle` are rethrown unchanged.
     static func parse(source: @escaping Source, options: JSONParseOptions, streaming key: String,
-                      into handle: @escaping ElementHandler) throws -> JSONValue {
+                      flat: FlatHandler? = nil, into handle: @escaping ElementHandler) throws -> JSONValue {
         var p = JSONParser(bytes: [UInt8](repeating: 0, count: chunkSize), source: source, options: options)
         p.end = 0
-        p.streamed = (key, handle)
+        p.streamed = (key, handle, flat)
         return try p.document()
     }
 
@@ -166,7 +187,7 @@ struct JSONParser {
                     try charge(key.utf8.count)
                     let member: JSONValue
                     if depth == 0, let streamed, streamed.key == key, try peek() == UInt8(ascii: "[") {
-                        member = try streamArray(depth: depth + 1, to: streamed.handle)
+                        member = try streamArray(depth: depth + 1, to: streamed.handle, flat: streamed.flat)
                     } else {
                         member = try value(depth: depth + 1, open: options.openKeys.contains(key))
                     }
@@ -208,7 +229,7 @@ struct JSONParser {
     /// The elements of the streamed array (the cursor is on its `[`), each handed over and
     /// dropped; nesting depths are counted exactly as for an array kept in the tree, and each
     /// element's kept size on its own.
-    private mutating func streamArray(depth: Int, to handle: ElementHandler) throws(JSONParseError) -> JSONValue {
+    private mutating func streamArray(depth: Int, to handle: ElementHandler, flat: FlatHandler?) throws(JSONParseError) -> JSONValue {
         guard depth < options.maxDepth else { throw fail("nested too deeply", .tooDeep) }
         i += 1
         try skipSpace()
@@ -217,19 +238,128 @@ struct JSONParser {
         var n = 0
         while true {
             try skipSpace()
-            spent = 0
-            let element = try value(depth: depth + 1, open: false)
-            do { try handle(element, n) } catch {
-                forwarded = error
-                throw fail("handler failed", .forwarded)
+            if let flat, try flatElement(depth: depth + 1, index: n, flat) {
+                n += 1
+            } else {
+                spent = 0
+                let element = try value(depth: depth + 1, open: false)
+                do { try handle(element, n) } catch {
+                    forwarded = error
+                    throw fail("handler failed", .forwarded)
+                }
+                n += 1
             }
-            n += 1
             try skipSpace()
             guard let next = try peek() else { throw fail("unexpected end of data") }
             if next == UInt8(ascii: ",") { i += 1; continue }
             try expect(UInt8(ascii: "]"))
             spent = outside
             return .array([])
+        }
+    }
+
+    /// Offers the element at the cursor to `flat` when it is a flat object of strings and nulls
+    /// whose every key and string is printable ASCII without escapes, within the depth, string
+    /// and kept-size limits the usual path applies (so the usual path would keep exactly these
+    /// members, without an error). Moves past the element only when `flat` accepts it.
+    private mutating func flatElement(depth: Int, index: Int, _ flat: FlatHandler) throws(JSONParseError) -> Bool {
+        guard depth + 1 < options.maxDepth else { return false }
+        try fillWindow(Self.flatWindow)
+        let start = i, limit = end
+        let maxString = options.maxStringBytes, maxKept = options.maxStructureBytes, cost = Self.valueCost
+        var next = -1
+        let accepted = buffer.withUnsafeBufferPointer { buf -> Bool in
+            members.withUnsafeMutableBufferPointer { members -> Bool in
+                guard start < limit, buf[start] == UInt8(ascii: "{") else { return false }
+                var p = start + 1
+                @inline(__always) func space() {
+                    while p < limit, buf[p] == 0x20 || buf[p] == 0x0A || buf[p] == 0x0D || buf[p] == 0x09 { p += 1 }
+                }
+                // The cursor is on a quote: the string's length up to its closing quote, or -1 when
+                // it holds anything but printable ASCII (escapes, controls, UTF-8) or runs past the window.
+                @inline(__always) func plainString() -> Int {
+                    let from = p + 1
+                    var q = from
+                    while q < limit {
+                        let b = buf[q]
+                        if b == UInt8(ascii: "\"") { p = q + 1; return q - from }
+                        guard b >= 0x20, b < 0x7F, b != UInt8(ascii: "\\") else { return -1 }
+                        q += 1
+                    }
+                    return -1
+                }
+                var kept = cost, count = 0
+                space()
+                while true {
+                    guard p < limit, buf[p] == UInt8(ascii: "\""), count < members.count else { return false }
+                    let keyStart = p + 1
+                    let keyCount = plainString()
+                    guard keyCount >= 0, keyCount <= maxString else { return false }
+                    space()
+                    guard p < limit, buf[p] == UInt8(ascii: ":") else { return false }
+                    p += 1
+                    space()
+                    guard p < limit else { return false }
+                    var valueStart = p + 1, valueCount = -1
+                    if buf[p] == UInt8(ascii: "\"") {
+                        valueCount = plainString()
+                        guard valueCount >= 0, valueCount <= maxString else { return false }
+                        kept += cost + keyCount + cost + cost + valueCount
+                    } else {
+                        guard p + 4 <= limit, buf[p] == UInt8(ascii: "n"), buf[p + 1] == UInt8(ascii: "u"),
+                              buf[p + 2] == UInt8(ascii: "l"), buf[p + 3] == UInt8(ascii: "l") else { return false }
+                        p += 4
+                        valueStart = p
+                        kept += cost + keyCount + cost
+                    }
+                    members[count] = FlatMember(keyStart: Int32(keyStart - start), keyCount: Int32(keyCount),
+                                                valueStart: Int32(valueStart - start), valueCount: Int32(valueCount))
+                    count += 1
+                    space()
+                    guard p < limit else { return false }
+                    if buf[p] == UInt8(ascii: ",") { p += 1; space(); continue }
+                    guard buf[p] == UInt8(ascii: "}") else { return false }
+                    p += 1
+                    break
+                }
+                guard kept <= maxKept else { return false }
+                next = p
+                return flat(UnsafeBufferPointer(rebasing: buf[start..<p]), UnsafeBufferPointer(rebasing: members[0..<count]), index)
+            }
+        }
+        if accepted { i = next }
+        return accepted
+    }
+
+    /// Makes at least `wanted` bytes from the cursor readable in the buffer (fewer at the end of
+    /// the document): the unread bytes move to its start and the source fills the rest.
+    private mutating func fillWindow(_ wanted: Int) throws(JSONParseError) {
+        guard let source, !finished, end - i < wanted else { return }
+        let remaining = end - i
+        if i > 0 {
+            let from = i
+            buffer.withUnsafeMutableBytes { raw in
+                guard let p = raw.baseAddress else { return }
+                memmove(p, p + from, remaining)
+            }
+            base += from
+            i = 0
+            end = remaining
+        }
+        while end < buffer.count {
+            let at = end
+            let pulled: Result<Int, any Error> = buffer.withUnsafeMutableBytes { raw in
+                Result { try source(UnsafeMutableRawBufferPointer(rebasing: raw[at...])) }
+            }
+            switch pulled {
+            case .success(let n):
+                if n == 0 { finished = true; return }
+                end += n
+            case .failure(let error):
+                forwarded = error
+                throw fail("source failed", .forwarded)
+            }
+            if end - i >= wanted { return }
         }
     }
 

@@ -28,7 +28,7 @@ public struct Restorer: Sendable {
         let parent = assets.deletingLastPathComponent()
         StagingArea.removeStale(in: parent)
 
-        let loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
+        var loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
             .load(path: archive.path, progress: progress)
         // Holds the new photos until the swap, the old ones after it; gone in every outcome.
         let staging = try StagingArea.create(in: parent)
@@ -54,8 +54,11 @@ public struct Restorer: Sendable {
         switch target {
         case .device:
             try extractPhotos(loaded, into: staging.newAssets)
+            // Handed over whole: the store frees the logs once their rows are in.
+            var logs = loaded.contents.logs
+            loaded.contents.logs = DailyLogRecords()
             try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
-                try store.replaceAll(with: loaded.contents.snapshot)
+                try store.replaceAll(with: loaded.contents.snapshot, logs: &logs)
             } settings: {
                 try store.replaceDeviceSettings(loaded.contents.snapshot.deviceSettings)
             }
@@ -66,7 +69,7 @@ public struct Restorer: Sendable {
             let dropped = (holding?.photos ?? []).subtracting(others)
             let kept = try FileSystem.files(in: assets).map(\.name).filter { !dropped.contains($0) }
             let renamed = try extractPhotos(loaded, into: staging.newAssets, besides: kept, from: assets)
-            var data = Self.childData(loaded.contents.snapshot, renamed: renamed)
+            var data = Self.childData(loaded.contents.snapshot, logs: loaded.contents.logs, renamed: renamed)
             data.profile.locale = locale
             try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
                 try store.replaceChildData(childId: id, newChild: newChild, with: data, at: now)
@@ -126,6 +129,11 @@ public struct Restorer: Sendable {
             ChildContents(name: h.name, archived: h.archived, sets: h.sets, routines: h.routines, dailyLogs: h.dailyLogs, photos: h.photos.count)
         }
         let s = loaded.contents.snapshot
+        // Logs per set, counted over the records' set indices.
+        var logsPerRef = [Int](repeating: 0, count: loaded.contents.logs.refs.count)
+        for l in loaded.contents.logs.records { logsPerRef[Int(l.set)] += 1 }
+        var logsPerSet: [UUID: Int] = [:]
+        for (n, id) in loaded.contents.logs.refs.enumerated() where logsPerRef[n] > 0 { logsPerSet[id] = logsPerRef[n] }
         func incoming(_ child: Child, name: String) -> ChildContents {
             let sets = s.routineSets.filter { $0.childId == child.id }
             let setIds = Set(sets.map(\.id))
@@ -133,7 +141,7 @@ public struct Restorer: Sendable {
             var photos = Set<String>()
             for r in routines { if case .photo(_, let asset) = r.icon { photos.insert(asset) } }
             return ChildContents(name: name, archived: child.archivedAt != nil, sets: sets.filter { $0.deletedAt == nil }.map(\.name),
-                                 routines: routines.count, dailyLogs: s.dailyLogs.filter { setIds.contains($0.routineSetId) }.count,
+                                 routines: routines.count, dailyLogs: setIds.reduce(0) { $0 + (logsPerSet[$1] ?? 0) },
                                  photos: photos.count)
         }
         switch target {
@@ -149,14 +157,14 @@ public struct Restorer: Sendable {
     }
 
     /// The phone backup's one child as `ChildData`, photo icons following any renamed file.
-    static func childData(_ s: Snapshot, renamed: [String: String]) -> ChildData {
+    static func childData(_ s: Snapshot, logs: DailyLogRecords, renamed: [String: String]) -> ChildData {
         var routines = s.routines
         for i in routines.indices {
             if case .photo(let id, let asset) = routines[i].icon, let new = renamed[asset] {
                 routines[i].icon = .photo(localAssetId: id, backupAssetName: new)
             }
         }
-        return ChildData(profile: s.children.first?.profile ?? FeedbackProfile(), sets: s.routineSets, routines: routines, logs: s.dailyLogs)
+        return ChildData(profile: s.children.first?.profile ?? FeedbackProfile(), sets: s.routineSets, routines: routines, logs: logs.logs)
     }
 
     /// The second pass over the archive: every photo is read and recognised again (the file is

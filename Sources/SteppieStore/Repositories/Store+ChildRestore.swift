@@ -78,7 +78,7 @@ extension Store {
                 if try children().contains(where: { Validator.foldedName($0.displayName) == Validator.foldedName(newChild.displayName) }) {
                     throw StoreError.childNameTaken(newChild.displayName)
                 }
-                try insertRows(children: [newChild], sets: [], routines: [], logs: [])
+                try insertRows(children: [newChild], sets: [], routines: [], logs: DailyLogRecords())
             } else {
                 try updateProfile(childId: childId, data.profile, at: now)
             }
@@ -99,7 +99,7 @@ extension Store {
                 try db.run(sql, [child])
             }
             data = try freshIds(data)
-            try insertRows(children: [], sets: data.sets, routines: data.routines, logs: data.logs)
+            try insertRows(children: [], sets: data.sets, routines: data.routines, logs: DailyLogRecords(data.logs))
             let routines = Set(try db.query("SELECT id FROM routines", []) { UUID(uuidString: $0.text(0)) ?? UUID() })
             for r in recordings where routines.contains(r.routineId) { try insertRecording(r) }
             try putBack(guardianRecords, routines: routines)

@@ -52,6 +52,20 @@ extension Store {
     /// button keeps its child when that child is there again (and not archived), else it presses for
     /// the only child.
     public func replaceAll(with snapshot: Snapshot) throws {
+        var rest = snapshot
+        rest.dailyLogs = []
+        var logs = DailyLogRecords(snapshot.dailyLogs)
+        try replaceAll(with: rest, logs: &logs)
+    }
+
+    /// `replaceAll(with:)` with the daily logs held compactly (a restore's million rows), inserted
+    /// after `snapshot.dailyLogs`. The logs go in as one bulk load (`loadLogs`): daily_logs' own
+    /// indexes and its set-matching trigger are dropped first and made again after the rows, in
+    /// the same transaction, so they end exactly as the schema has them. `logs` is emptied once
+    /// its rows are in, so that its memory is free again before the indexes are built (when the
+    /// caller holds no other copy); on a failure it may be empty too.
+    public func replaceAll(with snapshot: Snapshot, logs: inout DailyLogRecords) throws {
+        if !snapshot.dailyLogs.isEmpty { logs = DailyLogRecords(snapshot.dailyLogs + logs.logs) }
         try validateGroups(snapshot)
         try write {
             let recordings = try db.query("SELECT \(Store.recordingColumns) FROM routine_recordings ORDER BY rowid", [], decodeRecording)
@@ -61,14 +75,21 @@ extension Store {
             let guardianRecords = try takeGuardianRecords()
             // This device's buttons are not in snapshots; their child links must let go of the children.
             let buttonChildren = try takeButtonChildren()
-            // History rows first: a trigger forbids removing routines that logs point at; recordings
-            // point at routines too, schedules at children and sets.
-            try db.execute("""
-                DELETE FROM set_schedules; DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
-                DELETE FROM routine_sets; DELETE FROM children;
-                """)
-            try insertRows(children: snapshot.children, sets: snapshot.routineSets, routines: snapshot.routines,
-                           logs: snapshot.dailyLogs)
+            try withBulkCache {
+                // Every log goes: the indexes are made again after the new ones are in (cheaper than
+                // keeping them up to date row by row, and than deleting a million rows from them).
+                let deferred = try dropLogIndexes()
+                // History rows first: a trigger forbids removing routines that logs point at; recordings
+                // point at routines too, schedules at children and sets.
+                try db.execute("""
+                    DELETE FROM set_schedules; DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
+                    DELETE FROM routine_sets; DELETE FROM children;
+                    """)
+                try insertRows(children: snapshot.children, sets: snapshot.routineSets, routines: snapshot.routines, logs: DailyLogRecords())
+                try loadLogs(logs, bulk: true)
+                logs.removeAll()
+                try rebuild(deferred)
+            }
             try putBackButtonChildren(buttonChildren, children: snapshot.children)
             let restored = Set(snapshot.routines.map(\.id))
             for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
@@ -88,7 +109,7 @@ extension Store {
 
     /// Inserts rows as they are (ids lowercased), checking children and logs against the contract;
     /// the caller has removed what they replace and runs inside a write.
-    func insertRows(children: [Child], sets: [RoutineSet], routines: [Routine], logs: [DailyLog]) throws {
+    func insertRows(children: [Child], sets: [RoutineSet], routines: [Routine], logs: DailyLogRecords) throws {
         let stamps = StampFormatter(timeZone: timeZone)
         func stamp(_ d: Date) -> SQLValue { .text(stamps.format(d)) }
         func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
@@ -118,14 +139,7 @@ extension Store {
                               stamp(r.createdAt), stamp(r.updatedAt), optionalStamp(r.deletedAt)])
             try routine.runToEnd()
         }
-        let log = try db.statement("INSERT INTO daily_logs (\(Store.logColumns)) VALUES (\(placeholders(8)))")
-        for l in logs {
-            try validate { try Validator.log(l) }
-            try log.bind([.text(l.id.lowercased), .text(l.date.description), .text(l.routineId.lowercased),
-                          .text(l.routineSetId.lowercased), .text(l.status.rawValue), optionalStamp(l.completedAt),
-                          stamp(l.createdAt), stamp(l.updatedAt)])
-            try log.runToEnd()
-        }
+        try loadLogs(logs, bulk: false)
     }
 
     /// Replaces the device row (PIN and recovery hashes, language), or removes it when nil.

@@ -55,6 +55,30 @@ public final class Statement {
         }
     }
 
+    /// Binds `count` bytes at `text` as text to parameter `index` (1-based) without copying them:
+    /// the bytes must stay as they are until the statement has run (`execute`) or is cleared.
+    func bindStatic(text: UnsafePointer<UInt8>, count: Int, at index: Int32) throws {
+        let rc = text.withMemoryRebound(to: CChar.self, capacity: count) { sqlite3_bind_text(handle, index, $0, Int32(count), nil) }
+        if rc != SQLITE_OK { try connection.check(rc, sql: sql) }
+    }
+
+    func bindNull(at index: Int32) throws {
+        let rc = sqlite3_bind_null(handle, index)
+        if rc != SQLITE_OK { try connection.check(rc, sql: sql) }
+    }
+
+    /// Runs a statement that returns no rows, then resets it (keeping its bindings).
+    func execute() throws {
+        let rc = sqlite3_step(handle)
+        guard rc == SQLITE_DONE else {
+            let error = SQLiteError(code: sqlite3_extended_errcode(connection.handle),
+                                    message: String(cString: sqlite3_errmsg(connection.handle)), sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+        sqlite3_reset(handle)
+    }
+
     /// Advances one row; nil when done (the statement is then reset).
     public func step() throws -> Row? {
         let rc = sqlite3_step(handle)
