@@ -22,6 +22,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     private var currentParams: (wpm: Int, gap: Int, pitch: Int)?
     /// espeak-ng's data folder, known after initialization (voices are chosen by their file).
     private var voiceFiles: VoiceFiles?
+    /// Each voice name's file name, found once: switching between ko and en must not look in
+    /// espeak-ng's folders again on every sentence.
+    private var voicePaths: [String: String] = [:]
     private let cache = Mutex(SpeechCache(capacity: 24))
 
     private init() {}
@@ -134,7 +137,11 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         currentVoice = nil
         currentParams = nil
         // By the voice's file when it is known: espeak-ng then skips reading every voice file.
-        let byFile = voiceFiles?.resolve(name) ?? name
+        let byFile = voicePaths[name] ?? {
+            let path = voiceFiles?.resolve(name) ?? name
+            voicePaths[name] = path
+            return path
+        }()
         if byFile == name || espeak_SetVoiceByName(byFile) != EE_OK, espeak_SetVoiceByName(name) != EE_OK {
             // A bad variant falls back to the plain language voice.
             let language = String(name.prefix { $0 != "+" })
