@@ -13,7 +13,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-if [ ! -x .build/debug/steppie ]; then
+# STEPPIE_BIN picks the binary (scripts/test.sh gives the release one); else the debug build.
+if [ -z "${STEPPIE_BIN:-}" ] && [ ! -x .build/debug/steppie ]; then
     swift build --product steppie
 fi
 

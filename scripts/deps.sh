@@ -33,6 +33,9 @@ cmd python3 python3
 cmd cage cage
 cmd chromium chromium
 cmd make make
+# ReleaseBinaryTests read the release binary's layout with nm and readelf.
+cmd nm binutils
+cmd readelf binutils
 cmd systemd-analyze systemd
 [ -d /usr/share/espeak-ng-data ] || [ -d /usr/lib/x86_64-linux-gnu/espeak-ng-data ] || need_pkgs+=(espeak-ng-data)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test against a
 # private PulseAudio server with a null sink (started here and stopped afterwards), then checks
-# the catalogs with the real binary.
+# the catalogs with the real binary. The browser tests run the release binary, as installed.
 #
 # The stress suite (hundreds of killed processes, minutes-long concurrency, fuzzing) runs after
 # the others, so its load does not starve the audio tests' 20 ms streams.
@@ -9,8 +9,12 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 swift build --build-tests
+# The binary `make install` and `make run` ship: a release build linked by lld with the layout of
+# linker/steppie.order. ReleaseBinaryTests check it; the browser tests drive it.
+swift build -c release --static-swift-stdlib --product steppie
+export STEPPIE_RELEASE_BIN="$PWD/.build/release/steppie"
 export STEPPIE_REQUIRE_PULSE=1
 scripts/with-pulse.sh swift test --skip-build --skip SteppieStressTests
 scripts/with-pulse.sh swift test --skip-build --filter SteppieStressTests
-scripts/browser-tests.sh
+STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check
