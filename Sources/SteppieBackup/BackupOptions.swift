@@ -32,6 +32,8 @@ public struct BackupLimits: Sendable, Equatable {
     public var maxRoutineSets = 1_000
     /// Most children (the 10-year fixture has 10).
     public var maxChildren = 100
+    /// Most weekly schedule slots: 56 a child (8 start times a day) for the most children.
+    public var maxScheduleSlots = 5_600
 
     public init() {}
 
@@ -42,13 +44,14 @@ public struct BackupLimits: Sendable, Equatable {
         case .routines: maxRoutines
         case .routineSets: maxRoutineSets
         case .children: maxChildren
+        case .weeklySchedules: maxScheduleSlots
         }
     }
 }
 
 /// The kinds of records data.json holds, by their array's name.
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
-    case dailyLogs, routines, routineSets, children
+    case dailyLogs, routines, routineSets, children, weeklySchedules
 }
 
 /// How far an operation got: entries (or rows) done out of the total.

@@ -25,7 +25,8 @@ final class BackupFixture {
 
     func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
-    /// Two children, sets, routines (two with photos), a week of logs, a PIN hash, two photos.
+    /// Two children, sets, routines (two with photos), a week of logs, weekly schedules, a PIN hash,
+    /// two photos.
     func populate() throws {
         try store.ensureDeviceSettings(at: now)
         try store.db.run("UPDATE device_settings SET guardian_pin_hash = ?, recovery_code_hash = ?, locale = 'ko'",
@@ -57,7 +58,11 @@ final class BackupFixture {
                 try store.complete(childId: child.id, day: day, at: at)
                 if d % 2 == 0 { _ = try store.undo(childId: child.id, day: day, at: at.addingTimeInterval(2), windowSeconds: 10) }
             }
-            _ = morning
+            // A weekly schedule: the morning set on school days at 06:00, the evening one every day at 18:00.
+            try store.setSchedule(childId: child.id, entries: [
+                ScheduleEntry(weekdays: [.monday, .tuesday, .wednesday, .thursday, .friday], start: LocalTime("06:00")!, routineSetId: morning.id),
+                ScheduleEntry(weekdays: Set(Weekday.allCases), start: LocalTime("18:00")!, routineSetId: evening.id),
+            ], at: now)
         }
     }
 

@@ -8,7 +8,8 @@ import SteppieCore
 enum Corruption: String, CaseIterable, Sendable {
     case truncated, flippedBytesInData, editedData, wrongChecksum, missingManifest, missingData, unknownSchemaVersion,
          unknownPlatform, wrongApp, duplicateIds, logWithoutRoutine, parentEntry, absoluteEntry, backslashEntry,
-         unexpectedEntry, oversizedAsset, compressionBomb, notAZip, notJSON, childNamesFoldAlike
+         unexpectedEntry, oversizedAsset, compressionBomb, notAZip, notJSON, childNamesFoldAlike,
+         scheduleWithAnotherChildsSet, scheduleForAnUnknownChild, scheduleTwiceAtOneStart, scheduleOnNoWeekday, tooManyScheduleSlots
 }
 
 @Suite struct CorruptArchiveTests {
@@ -73,6 +74,47 @@ enum Corruption: String, CaseIterable, Sendable {
         case .wrongApp:
             try zip([TestEntry(name: "manifest.json", bytes: try manifest(for: data, app: "StackDay")), TestEntry(name: "data.json", bytes: data)])
             return (out, { $0 == .wrongApp("StackDay") })
+        case .scheduleWithAnotherChildsSet, .scheduleForAnUnknownChild, .scheduleTwiceAtOneStart, .scheduleOnNoWeekday:
+            var child = ""
+            let edited = try edit(data) { o in
+                var slots = try #require(o["weeklySchedules"] as? [[String: Any]])
+                let children = try #require(o["children"] as? [[String: Any]])
+                try #require(slots.count >= 2 && children.count == 2)
+                child = try #require(slots[0]["childId"] as? String)
+                switch c {
+                case .scheduleWithAnotherChildsSet:
+                    // The other child's morning set, on the first slot of this child.
+                    let other = try #require(children.compactMap { $0["id"] as? String }.first { $0 != child })
+                    let sets = try #require(o["routineSets"] as? [[String: Any]])
+                    slots[0]["routineSetId"] = try #require(sets.first { $0["childId"] as? String == other }?["id"])
+                case .scheduleForAnUnknownChild:
+                    child = UUID().lowercased
+                    slots[0]["childId"] = child
+                case .scheduleTwiceAtOneStart:
+                    slots.append(slots[0])
+                default:
+                    slots[0]["weekday"] = "someday"
+                }
+                o["weeklySchedules"] = slots
+            }
+            try zip([TestEntry(name: "manifest.json", bytes: try manifest(for: edited)), TestEntry(name: "data.json", bytes: edited)])
+            switch c {
+            case .scheduleWithAnotherChildsSet:
+                return (out, { if case .contract("weeklySchedule", child, let v) = $0 { return v.field == "schedule.routineSetId" }; return false })
+            case .scheduleForAnUnknownChild:
+                return (out, { $0 == .danglingReference(entity: "weeklySchedule", id: child, field: "childId", target: child) })
+            case .scheduleTwiceAtOneStart:
+                return (out, { if case .contract("weeklySchedule", child, let v) = $0 { return v.field == "schedule.start" }; return false })
+            default:
+                return (out, { if case .dataInvalid(let path, _) = $0 { return path == "weeklySchedules[0].weekday" }; return false })
+            }
+        case .tooManyScheduleSlots:
+            let edited = try edit(data) { o in
+                let slots = try #require(o["weeklySchedules"] as? [[String: Any]])
+                o["weeklySchedules"] = Array(repeating: slots[0], count: BackupLimits().maxScheduleSlots + 1)
+            }
+            try zip([TestEntry(name: "manifest.json", bytes: try manifest(for: edited)), TestEntry(name: "data.json", bytes: edited)])
+            return (out, { $0 == .tooManyRecords(kind: .weeklySchedules, limit: BackupLimits().maxScheduleSlots) })
         case .duplicateIds:
             var duplicated = ""
             let edited = try edit(data) { o in

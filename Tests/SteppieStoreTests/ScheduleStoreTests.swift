@@ -173,12 +173,15 @@ import SteppieCore
         #expect(try store.schedule(childId: child.id).isEmpty)
     }
 
-    /// Schedules are not in snapshots: a restore keeps the slots whose child and set are still there.
+    /// A snapshot without schedules (a phone backup, an older Linux one): a restore keeps the slots
+    /// whose child and set are still there.
     @Test func aRestoreKeepsTheSlotsWhoseSetIsStillThere() throws {
         let f = try StoreFixture()
         let (child, entries, morning, school, bedtime) = try Self.weekdays(f)
         try f.store.setSchedule(childId: child.id, entries: entries, at: f.now)
         var snapshot = try f.store.snapshot()
+        #expect(snapshot.schedules?.count == WeeklySchedule(entries: entries).slots.count)
+        snapshot.schedules = nil
         snapshot.routineSets.removeAll { $0.id == school.id }
         snapshot.routines.removeAll { $0.routineSetId == school.id }
         if let i = snapshot.routineSets.firstIndex(where: { $0.id == bedtime.id }) { snapshot.routineSets[i].deletedAt = f.now }
@@ -187,5 +190,25 @@ import SteppieCore
         #expect(kept == WeeklySchedule(entries: [entries[0]]))
         #expect(kept.routineSetIds == [morning.id])
         #expect(try f.store.integrityProblems().isEmpty)
+    }
+
+    /// A snapshot that carries schedules replaces them; one naming a set it does not hold is
+    /// refused whole, with nothing changed.
+    @Test func aSnapshotsSchedulesReplaceTheDevicesOrAreRefusedWhole() throws {
+        let f = try StoreFixture()
+        let (child, entries, _, school, _) = try Self.weekdays(f)
+        try f.store.setSchedule(childId: child.id, entries: entries, at: f.now)
+        let snapshot = try f.store.snapshot()
+        _ = try f.store.clearSchedule(childId: child.id, at: f.now)
+        try f.store.replaceAll(with: snapshot)
+        #expect(try f.store.schedule(childId: child.id) == WeeklySchedule(entries: entries))
+        #expect(try f.store.snapshot() == snapshot)
+
+        var broken = snapshot
+        broken.routineSets.removeAll { $0.id == school.id }
+        broken.routines.removeAll { $0.routineSetId == school.id }
+        let before = try f.store.dump()
+        #expect(throws: StoreError.self) { try f.store.replaceAll(with: broken) }
+        #expect(try f.store.dump() == before)
     }
 }

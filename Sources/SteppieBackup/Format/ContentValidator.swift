@@ -99,10 +99,15 @@ struct ContentValidator {
 
         let children: [Child]
         let settings: DeviceSettings
+        var schedules: [ScheduleRecord]?
         if let listed = data.children, platform == .linux {
             children = listed
             try checkChildren(children, sets: sets, setHasChild: data.setHasChild)
             settings = try linuxSettings(data.appSettings)
+            if let slots = data.weeklySchedules {
+                try checkSchedules(slots, children: children, sets: sets)
+                schedules = slots
+            }
         } else {
             sets = Self.oneActiveSet(sets.map { var s = $0; s.childId = defaultChildId; return s })
             let (child, device) = try foreignChildAndSettings(data.appSettings, sets: sets)
@@ -117,7 +122,7 @@ struct ContentValidator {
             }
         }
         return ValidatedContents(snapshot: Snapshot(children: children, routineSets: sets, routines: routines,
-                                                    dailyLogs: [], deviceSettings: settings),
+                                                    dailyLogs: [], deviceSettings: settings, schedules: schedules),
                                  logs: logs,
                                  photosReplaced: photosReplaced, iconsReplaced: iconsReplaced,
                                  needsNewPin: settings.guardianPinHash == nil)
@@ -155,6 +160,30 @@ struct ContentValidator {
         for (n, s) in sets.enumerated() where !setHasChild[n] || !ids.contains(s.childId) {
             throw BackupError.danglingReference(entity: "routineSet", id: s.id.lowercased, field: "childId",
                                                target: setHasChild[n] ? s.childId.lowercased : "(none)")
+        }
+    }
+
+    /// Each slot names a child and a set of the archive; each child's slots, taken together, follow
+    /// the schedule rules (the set is that child's and not deleted, one set per weekday and start,
+    /// at most 8 starts a day).
+    private func checkSchedules(_ slots: [ScheduleRecord], children: [Child], sets: [RoutineSet]) throws {
+        let childIds = Set(children.map(\.id)), setIds = Set(sets.map(\.id))
+        var byChild: [UUID: [ScheduleRecord]] = [:]
+        for r in slots {
+            guard childIds.contains(r.childId) else {
+                throw BackupError.danglingReference(entity: "weeklySchedule", id: r.childId.lowercased, field: "childId", target: r.childId.lowercased)
+            }
+            guard setIds.contains(r.slot.routineSetId) else {
+                throw BackupError.danglingReference(entity: "weeklySchedule", id: r.childId.lowercased, field: "routineSetId",
+                                                   target: r.slot.routineSetId.lowercased)
+            }
+            byChild[r.childId, default: []].append(r)
+        }
+        for (child, own) in byChild.sorted(by: { $0.key.lowercased < $1.key.lowercased }) {
+            let entries = own.map { ScheduleEntry(weekdays: [$0.slot.weekday], start: $0.slot.start, routineSetId: $0.slot.routineSetId) }
+            do { try Validator.schedule(entries, childId: child, sets: sets.filter { $0.childId == child }) } catch let v as ContractViolation {
+                throw BackupError.contract(entity: "weeklySchedule", id: child.lowercased, violation: v)
+            }
         }
     }
 

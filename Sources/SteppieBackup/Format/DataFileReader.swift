@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieStore
 
 /// data.json as read, before the cross-entity checks: entities in either platform's spelling
 /// (`routineSetID`/`routineSetId`, `routineID`/`routineId`, `dailyStartTime`/`startTime`).
@@ -12,6 +13,9 @@ struct DecodedData {
     var dailyLogs: DailyLogRecords
     /// This project's extension; nil in backups from the iOS and Android apps.
     var children: [Child]?
+    /// This project's extension (weekly schedule slots); nil in phone backups and in Linux
+    /// backups made before schedules travelled.
+    var weeklySchedules: [ScheduleRecord]?
     var appSettings: JSONObject?
 }
 
@@ -36,6 +40,7 @@ struct DataFileReader {
     /// skipped by the parser without building its value.
     static let knownKeys: Set<String> = [
         "schemaVersion", "exportedAt", "routineSets", "routines", "dailyLogs", "appSettings", "children",
+        "weeklySchedules", "weekday", "start",
         "id", "childId", "childID", "name", "isActive", "startTime", "dailyStartTime", "createdAt", "updatedAt", "deletedAt",
         "routineSetId", "routineSetID", "titleKey", "title", "icon", "type", "localAssetId", "backupAssetName",
         "colorToken", "order", "scheduledTime", "date", "routineId", "routineID", "status", "completedAt",
@@ -148,7 +153,7 @@ struct DataFileReader {
 
     private func decode(_ root: JSONValue, streamedLogs: StreamedLogs?) throws -> DecodedData {
         let o = try JSONObject(root, path: "data")
-        for kind in [RecordKind.routineSets, .routines, .children, .dailyLogs] {
+        for kind in [RecordKind.routineSets, .routines, .children, .dailyLogs, .weeklySchedules] {
             if case .array(let items)? = o.fields[kind.rawValue], items.count > limits.maxRecords(kind) {
                 throw BackupError.tooManyRecords(kind: kind, limit: limits.maxRecords(kind))
             }
@@ -182,8 +187,24 @@ struct DataFileReader {
         if o.has("children") {
             children = try o.array("children").enumerated().map { n, v in try child(v, path: "children[\(n)]") }
         }
+        var schedules: [ScheduleRecord]?
+        if o.has("weeklySchedules") {
+            schedules = try o.array("weeklySchedules").enumerated().map { n, v in try scheduleSlot(v, path: "weeklySchedules[\(n)]") }
+        }
         return DecodedData(schemaVersion: version, routineSets: sets, setHasChild: setHasChild, routines: routines,
-                           dailyLogs: logs, children: children, appSettings: try o.object("appSettings"))
+                           dailyLogs: logs, children: children, weeklySchedules: schedules, appSettings: try o.object("appSettings"))
+    }
+
+    private func scheduleSlot(_ v: JSONValue, path: String) throws -> ScheduleRecord {
+        let o = try JSONObject(v, path: path)
+        let code = try o.string("weekday")
+        guard let day = Weekday(code: code) else {
+            throw BackupError.dataInvalid(path: "\(path).weekday", reason: "expected mon, tue, wed, thu, fri, sat or sun, got \(Validator.printable(code))")
+        }
+        guard let start = try o.optionalTime("start") else { throw BackupError.dataInvalid(path: "\(path).start", reason: "missing") }
+        let created = try o.stamp("createdAt")
+        return ScheduleRecord(childId: try o.uuid("childId"), slot: ScheduleSlot(weekday: day, start: start, routineSetId: try o.uuid("routineSetId")),
+                              createdAt: created, updatedAt: try o.optionalStamp("updatedAt") ?? created)
     }
 
     private func routine(_ v: JSONValue, path: String) throws -> Routine {

@@ -4,7 +4,7 @@ import SteppieStore
 
 /// Writes `data.json` in the contract's field names (camelCase, lowercase ids, timestamps with
 /// the device's offset, explicit nulls), plus this project's extensions: `children` with their
-/// feedback profiles and each routine set's `childId`.
+/// feedback profiles, each routine set's `childId` and the children's `weeklySchedules`.
 struct DataFileWriter {
     let timeZone: TimeZone
 
@@ -82,7 +82,22 @@ struct DataFileWriter {
             out.raw(","); out.key("archivedAt"); optionalStamp(c.archivedAt)
             out.raw("}")
         }
-        out.raw("]}")
+        out.raw("]")
+        if let schedules = snapshot.schedules {
+            out.raw(","); out.key("weeklySchedules"); out.raw("[")
+            for (n, r) in schedules.enumerated() {
+                if n > 0 { out.raw(",") }
+                out.raw("{"); out.key("childId"); out.string(r.childId.lowercased)
+                out.raw(","); out.key("weekday"); out.string(r.slot.weekday.code)
+                out.raw(","); out.key("start"); out.string(r.slot.start.description)
+                out.raw(","); out.key("routineSetId"); out.string(r.slot.routineSetId.lowercased)
+                out.raw(","); out.key("createdAt"); stamp(r.createdAt)
+                out.raw(","); out.key("updatedAt"); stamp(r.updatedAt)
+                out.raw("}")
+            }
+            out.raw("]")
+        }
+        out.raw("}")
         return written
     }
 

@@ -28,7 +28,18 @@ extension Store {
                 DeviceSettings(guardianPinHash: $0.optionalText(0), recoveryCodeHash: $0.optionalText(1), locale: $0.optionalText(2),
                                createdAt: Timestamp.parse($0.text(3)) ?? .distantPast, updatedAt: Timestamp.parse($0.text(4)))
             }
-            let snapshot = Snapshot(children: children, routineSets: sets, routines: routines, dailyLogs: [], deviceSettings: settings)
+            let schedules = try db.query("SELECT child_id, weekday, start_time, routine_set_id, created_at, updated_at FROM set_schedules ORDER BY rowid",
+                                         []) { row -> ScheduleRecord in
+                guard let child = UUID(uuidString: row.text(0)), let day = Weekday(rawValue: row.int(1)), let start = LocalTime(row.text(2)),
+                      let set = UUID(uuidString: row.text(3)), let created = Timestamp.parse(row.text(4)),
+                      let updated = Timestamp.parse(row.text(5)) else {
+                    throw StoreError.corruptRow(table: "set_schedules", id: row.text(0), reason: "bad child, weekday, time, set or stamp")
+                }
+                return ScheduleRecord(childId: child, slot: ScheduleSlot(weekday: day, start: start, routineSetId: set),
+                                      createdAt: created, updatedAt: updated)
+            }
+            let snapshot = Snapshot(children: children, routineSets: sets, routines: routines, dailyLogs: [], deviceSettings: settings,
+                                    schedules: schedules)
             return try body(snapshot) { each in
                 let statement = try db.statement("SELECT \(Store.logColumns) FROM daily_logs ORDER BY rowid")
                 do {
@@ -46,11 +57,12 @@ extension Store {
     /// in; any failure rolls the whole replacement back. Device settings are left alone: see
     /// `replaceDeviceSettings(_:)`. Recordings (not part of snapshots) stay attached to the
     /// routines that are still there after the replacement; the others' rows are dropped. Weekly
-    /// schedules (not part of snapshots either) keep the slots whose child and visible set are still
-    /// there. Guardian corrections and routine absences (not in snapshots) stay for the routines
+    /// schedules, when the snapshot does not carry them, keep the slots whose child and visible set
+    /// are still there. Guardian corrections and routine absences (not in snapshots) stay for the routines
     /// that are there again. This device's buttons and haptic outputs (not in snapshots) stay; a
     /// button keeps its child when that child is there again (and not archived), else it presses for
-    /// the only child.
+    /// the only child. A snapshot that carries schedules (`Snapshot.schedules`, a Linux backup)
+    /// replaces them all instead.
     public func replaceAll(with snapshot: Snapshot) throws {
         var rest = snapshot
         rest.dailyLogs = []
@@ -94,8 +106,12 @@ extension Store {
             let restored = Set(snapshot.routines.map(\.id))
             for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
             try putBack(guardianRecords, routines: restored)
-            // Schedules are not in snapshots (docs/backup.md): a slot stays when its child is still
-            // there and its set is still that child's and not deleted.
+            if let incoming = snapshot.schedules {
+                try insertSchedules(incoming)
+                return
+            }
+            // A snapshot without schedules (a phone backup, an older Linux one; docs/backup.md): a
+            // slot stays when its child is still there and its set is still that child's and not deleted.
             let usable = Set(snapshot.routineSets.filter { $0.deletedAt == nil }.map { "\($0.childId.lowercased) \($0.id.lowercased)" })
             for row in schedules {
                 guard case .text(let child) = row[0], case .text(let set) = row[3], usable.contains("\(child) \(set)") else { continue }
@@ -104,6 +120,25 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, row)
             }
+        }
+    }
+
+    /// Inserts a snapshot's schedule slots after its children and sets, each child's checked as a
+    /// whole against the contract (its own sets, not deleted; one set per weekday and start).
+    private func insertSchedules(_ records: [ScheduleRecord]) throws {
+        var byChild: [UUID: [ScheduleRecord]] = [:]
+        for r in records { byChild[r.childId, default: []].append(r) }
+        let sets = try db.query("SELECT \(Store.setColumns) FROM routine_sets", [], decodeSet)
+        for (child, slots) in byChild {
+            let entries = slots.map { ScheduleEntry(weekdays: [$0.slot.weekday], start: $0.slot.start, routineSetId: $0.slot.routineSetId) }
+            try validate { try Validator.schedule(entries, childId: child, sets: sets.filter { $0.childId == child }) }
+        }
+        for r in records {
+            try db.run("""
+                INSERT INTO set_schedules (child_id, weekday, start_time, routine_set_id, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(r.childId.lowercased), .int(r.slot.weekday.rawValue), .text(r.slot.start.description),
+                      .text(r.slot.routineSetId.lowercased), stamp(r.createdAt), stamp(r.updatedAt)])
         }
     }
 
