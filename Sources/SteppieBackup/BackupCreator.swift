@@ -105,7 +105,7 @@ public struct BackupCreator: Sendable {
         return BackupCreateReport(path: target.path, bytes: size, checksum: checksum, createdAt: createdAt,
                                   counts: BackupCounts(children: snapshot.children.count, routineSets: snapshot.routineSets.count,
                                                        routines: snapshot.routines.count, dailyLogs: logCount,
-                                                       assets: photos.count))
+                                                       assets: photos.count, scheduleSlots: snapshot.schedules?.count))
     }
 
     /// The deflate level of data.json (libzip's own default is 9). Measured on the 10-year

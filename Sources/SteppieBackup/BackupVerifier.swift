@@ -28,7 +28,8 @@ public struct BackupVerifier: Sendable {
                            backupSchemaVersion: loaded.manifest.backupSchemaVersion, createdAt: loaded.manifest.createdAt,
                            appVersion: loaded.manifest.appVersion, dataBytes: loaded.dataBytes, checksum: loaded.checksum,
                            counts: BackupCounts(children: s.children.count, routineSets: s.routineSets.count, routines: s.routines.count,
-                                                dailyLogs: loaded.contents.logs.count, assets: loaded.assets.count),
+                                                dailyLogs: loaded.contents.logs.count, assets: loaded.assets.count,
+                                                scheduleSlots: s.schedules?.count),
                            photosReplaced: loaded.contents.photosReplaced, iconsReplaced: loaded.contents.iconsReplaced,
                            needsNewPin: loaded.contents.needsNewPin, replacing: replacing)
     }

@@ -7,6 +7,9 @@ public struct BackupCounts: Sendable, Equatable, Codable {
     public var routines: Int
     public var dailyLogs: Int
     public var assets: Int
+    /// Weekly schedule slots; nil for a backup that does not carry schedules (a phone backup, an
+    /// older Linux one), whose restore keeps the device's slots that still fit.
+    public var scheduleSlots: Int? = nil
 }
 
 /// The result of `BackupCreator.create`, ready for `--json`.
@@ -55,6 +58,9 @@ public struct ChildContents: Sendable, Equatable, Codable {
     public var routines: Int
     public var dailyLogs: Int
     public var photos: Int
+    /// The child's weekly schedule slots (what the device holds; 0 for what a backup brings
+    /// without schedules).
+    public var scheduleSlots: Int = 0
 }
 
 /// Where a restore puts a backup: a Linux backup replaces the device (every child); a phone

@@ -21,7 +21,8 @@ import SteppieCore
             .restore(archive: archive, into: target.store, assetsDirectory: target.assets, at: target.now,
                      confirm: { plan in
                          #expect(plan.counts == report.counts)
-                         #expect(plan.replacing == BackupCounts(children: 0, routineSets: 0, routines: 0, dailyLogs: 0, assets: 0))
+                         #expect(plan.replacing == BackupCounts(children: 0, routineSets: 0, routines: 0, dailyLogs: 0, assets: 0, scheduleSlots: 0))
+                         #expect(plan.counts.scheduleSlots == 24)
                          return true
                      }, progress: { progress.append($0) })
         #expect(restored.needsNewPin == false)

@@ -76,4 +76,32 @@ import SteppieCore
         try Self.restore(none, into: f, name: "none.zip")
         #expect(try Self.schedules(f.store).values.allSatisfy { $0.slots.isEmpty })
     }
+
+    /// The plan a guardian confirms counts the slots: what the backup carries (nil when it does not
+    /// carry the field) and what the device holds now, so the confirmation can say which stay.
+    @Test func thePlanCountsTheSlotsBothWays() throws {
+        let f = try BackupFixture()
+        let (archive, data) = try Self.backup(f)
+        let verified = try BackupVerifier().verify(archive: archive, at: f.now)
+        #expect(verified.counts.scheduleSlots == 24)
+        #expect(verified.replacing == nil)
+
+        let child = try #require(try f.store.children().first)
+        #expect(try f.store.clearSchedule(childId: child.id, at: f.now) == 12)
+        #expect(try f.store.rowCounts().scheduleSlots == 12)
+        var seen: [RestorePlan] = []
+        let old = try CorruptArchiveTests.edit(data) { $0["weeklySchedules"] = nil }
+        for (name, bytes) in [("with.zip", data), ("without.zip", old)] {
+            let url = f.url(name)
+            try makeZip(at: url, [TestEntry(name: "manifest.json", bytes: try manifest(for: bytes)), TestEntry(name: "data.json", bytes: bytes)])
+            // Refused at the confirmation: nothing changes, so both plans see the same device.
+            #expect(throws: BackupError.cancelled) {
+                try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+                    .restore(archive: url, into: f.store, assetsDirectory: f.assets, at: f.now, confirm: { seen.append($0); return false })
+            }
+        }
+        #expect(seen.map(\.counts.scheduleSlots) == [24, nil])
+        #expect(seen.map { $0.replacing?.scheduleSlots } == [12, 12])
+        #expect(try f.store.rowCounts().scheduleSlots == 12)
+    }
 }

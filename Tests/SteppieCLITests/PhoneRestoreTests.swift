@@ -173,8 +173,10 @@ import Testing
 
     @Test func aLinuxBackupReplacesTheDeviceNamingEveryChildAndRefusesChild() throws {
         let (h, _) = try Self.twoChildren()
+        #expect(h.sh("$S schedule set --child Mina --set 'Morning routine' --days weekdays --from 06:30").status == 0)
         #expect(h.sh("$S backup create --out \"$D/linux.zip\"").status == 0)
         #expect(h.sh("$S children add Sora").status == 0)
+        #expect(h.sh("$S schedule set --child Joon --set 'School routine' --days sat,sun --from 09:00").status == 0)
         let dump = h.dump()
         let refused = h.sh("$S backup restore \"$D/linux.zip\" --child Mina")
         #expect(refused.status == 64 && refused.err.contains("--child is only for a phone backup"), "\(refused.err)")
@@ -184,13 +186,34 @@ import Testing
         for line in ["This Linux backup holds a whole device",
                      "Replaced: Mina (sets: Morning routine; 6 routines, 1 log entry, 0 photos).",
                      "Replaced: Joon (sets: School routine; ", "Replaced: Sora (sets: none; 0 routines, 0 log entries, 0 photos).",
-                     "From the backup: Mina (sets: Morning routine; 6 routines, 1 log entry, 0 photos).", "From the backup: Joon (sets: School routine; "] {
+                     "From the backup: Mina (sets: Morning routine; 6 routines, 1 log entry, 0 photos).", "From the backup: Joon (sets: School routine; ",
+                     "Weekly schedules: 5 slots from the backup, in place of the 7 slots here."] {
             #expect(dry.out.contains(line), "\(line) in \(dry.out)")
         }
+        let ko = h.sh("$S backup restore \"$D/linux.zip\" --dry-run --locale ko")
+        #expect(ko.out.contains("주간 시간표: 지금 있는 7칸 대신 백업의 5칸이 들어가요."), "\(ko.out)")
+        let verified = h.sh("$S backup verify \"$D/linux.zip\"")
+        #expect(verified.status == 0 && verified.out.contains("Weekly schedules: 5 slots in the backup."), "\(verified.out)")
         #expect(h.dump() == dump)
         let r = h.sh("$S backup restore \"$D/linux.zip\"")
         #expect(r.status == 0, "\(r.err)")
         #expect(h.query("SELECT display_name FROM children ORDER BY display_name") == "Joon\nMina")
+        #expect(h.query("SELECT count(*) FROM set_schedules") == "5")
+    }
+
+    /// A phone backup carries no schedules: the confirmation counts the slots of the child it
+    /// replaces, which stay where their set comes back.
+    @Test func aPhoneRestoreSaysWhatHappensToTheChildsSchedule() throws {
+        let (h, archive) = try Self.twoChildren()
+        #expect(h.sh("$S schedule set --child Mina --set 'Morning routine' --days mon,wed --from 06:30").status == 0)
+        #expect(h.sh("$S schedule set --child Joon --set 'School routine' --days daily --from 08:00").status == 0)
+        let dry = h.sh("$S backup restore '\(archive)' --child Mina --dry-run")
+        #expect(dry.out.contains("Weekly schedules: the backup has none; of the 2 slots here, those whose set it brings back stay."), "\(dry.out)")
+        let r = h.sh("$S backup restore '\(archive)' --child Mina")
+        #expect(r.status == 0, "\(r.err)")
+        // The phone sets are new: Mina's two slots pointed at the set that went; Joon's stay.
+        #expect(h.query("SELECT count(*) FROM set_schedules WHERE child_id = (SELECT id FROM children WHERE display_name = 'Mina')") == "0")
+        #expect(h.query("SELECT count(*) FROM set_schedules WHERE child_id = (SELECT id FROM children WHERE display_name = 'Joon')") == "7")
     }
 
     /// The photo folder cannot be swapped (made immutable): the child's rows were already replaced

@@ -79,8 +79,11 @@ struct GuardianWebMoreTests {
         let plan = try BackupVerifier().verify(archive: zip, at: f.wall.now())
         #expect(plan.counts.children == 1 && plan.counts.routines == 6)
 
-        // Another child added after the backup; a damaged archive changes nothing.
-        _ = try f.store.addChild(name: "Joon", at: f.wall.now())
+        // Another child added after the backup, with a schedule; a damaged archive changes nothing.
+        let joon = try f.store.addChild(name: "Joon", at: f.wall.now())
+        let school = try f.store.createSet(childId: joon.id, name: LocalizedText(["en": "School"]), at: f.wall.now())
+        try f.store.setSchedule(childId: joon.id, entries: [ScheduleEntry(weekdays: [.monday, .tuesday], start: LocalTime(hour: 8, minute: 0)!, routineSetId: school.id)],
+                                at: f.wall.now())
         let before = try f.dump()
         var damaged = download.body
         for i in stride(from: damaged.count / 3, to: damaged.count / 3 + 64, by: 1) { damaged[i] ^= 0x5A }
@@ -98,6 +101,8 @@ struct GuardianWebMoreTests {
                             files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: download.body)])
         #expect(staged.status == 200 && staged.text.contains("data-screen=\"backup-confirm\""))
         #expect(staged.text.contains("Joon") && staged.text.contains("Mina") && staged.text.contains("Morning routine"))
+        // The backup had no slots; Joon's two go with him.
+        #expect(staged.text.contains("<p data-count=\"schedules\">Weekly schedules: 0 slots from the backup, in place of the 2 slots here.</p>"), "\(staged.text)")
         #expect(try f.dump() == before)   // nothing yet
         let token = try #require(staged.text.range(of: "name=\"upload\" value=\"").map { String(staged.text[$0.upperBound...].prefix(32)) })
         #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": String(repeating: "0", count: 32)]).status == 409)

@@ -47,7 +47,8 @@ public struct Restorer: Sendable {
             plan.replacing = BackupCounts(children: scope.replaced.count, routineSets: scope.replaced.reduce(0) { $0 + $1.sets.count },
                                           routines: scope.replaced.reduce(0) { $0 + $1.routines },
                                           dailyLogs: scope.replaced.reduce(0) { $0 + $1.dailyLogs },
-                                          assets: scope.replaced.reduce(0) { $0 + $1.photos })
+                                          assets: scope.replaced.reduce(0) { $0 + $1.photos },
+                                          scheduleSlots: scope.replaced.reduce(0) { $0 + $1.scheduleSlots })
         }
         guard try confirm(plan) else { throw BackupError.cancelled }
 
@@ -126,7 +127,8 @@ public struct Restorer: Sendable {
     /// The confirmation's names and counts: what goes, what stays, what comes.
     static func scope(_ target: Target, loaded: LoadedBackup, holdings: [ChildHoldings]) -> RestoreScope {
         func contents(_ h: ChildHoldings) -> ChildContents {
-            ChildContents(name: h.name, archived: h.archived, sets: h.sets, routines: h.routines, dailyLogs: h.dailyLogs, photos: h.photos.count)
+            ChildContents(name: h.name, archived: h.archived, sets: h.sets, routines: h.routines, dailyLogs: h.dailyLogs, photos: h.photos.count,
+                          scheduleSlots: h.scheduleSlots)
         }
         let s = loaded.contents.snapshot
         // Logs per set, counted over the records' set indices.
@@ -251,7 +253,8 @@ public struct Restorer: Sendable {
     private func currentCounts(_ store: Store, assets: URL) throws -> BackupCounts {
         do {
             let c = try store.rowCounts()
-            var result = BackupCounts(children: c.children, routineSets: c.routineSets, routines: c.routines, dailyLogs: c.dailyLogs, assets: 0)
+            var result = BackupCounts(children: c.children, routineSets: c.routineSets, routines: c.routines, dailyLogs: c.dailyLogs, assets: 0,
+                                      scheduleSlots: c.scheduleSlots)
             result.assets = try FileSystem.files(in: assets).count
             return result
         } catch let e as SQLiteError {

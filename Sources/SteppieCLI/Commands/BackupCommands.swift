@@ -122,10 +122,24 @@ enum BackupCommands {
             text += "\n" + c.text("cli.backup.replacing", ["routines": String(now.routines), "logs": String(now.dailyLogs),
                                                            "assets": String(now.assets)])
         }
+        if let line = scheduleLine(plan, c.text) { text += "\n" + line }
         if plan.photosReplaced > 0 || plan.iconsReplaced > 0 {
             text += "\n" + c.text("cli.backup.iconsReplaced", ["count": String(plan.photosReplaced + plan.iconsReplaced)])
         }
         return text
+    }
+
+    /// What happens to the weekly schedules: a backup that carries them replaces the device's; one
+    /// that does not (a phone backup, an older Linux one) keeps the slots that still fit. Nothing
+    /// is said when there are none on either side.
+    static func scheduleLine(_ plan: RestorePlan, _ text: Messages) -> String? {
+        let current = plan.replacing?.scheduleSlots ?? 0
+        if let slots = plan.counts.scheduleSlots {
+            guard slots > 0 || current > 0 else { return nil }
+            guard plan.replacing != nil else { return text("cli.backup.schedules.carried", ["slots": String(slots)]) }
+            return text("cli.backup.schedules.replace", ["slots": String(slots), "current": String(current)])
+        }
+        return current > 0 ? text("cli.backup.schedules.kept", ["current": String(current)]) : nil
     }
 
     static func archive(_ c: Context) -> URL { URL(fileURLWithPath: c.invocation.argument("FILE") ?? "") }

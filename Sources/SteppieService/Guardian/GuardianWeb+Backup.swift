@@ -52,8 +52,8 @@ extension GuardianWeb {
             if !sets.isEmpty { h += ": " + esc(sets.joined(separator: ", ")) }
             h += "</li>"
         }
-        let logs = (try? r.store.rowCounts().dailyLogs) ?? 0   // a count, not every row
-        h += "</ul><p data-count=\"replaced-logs\">\(esc(r.t("web.backup.logsNow", ["count": String(logs)])))</p>"
+        let now = try? r.store.rowCounts()   // counts, not every row
+        h += "</ul><p data-count=\"replaced-logs\">\(esc(r.t("web.backup.logsNow", ["count": String(now?.dailyLogs ?? 0)])))</p>"
         h += "<h3>\(esc(r.t("web.backup.incoming")))</h3><ul data-list=\"incoming\">"
         for name in plan.childNames ?? [] { h += "<li>\(esc(name))</li>" }
         h += "</ul>"
@@ -61,6 +61,14 @@ extension GuardianWeb {
             h += "<p>\(esc(r.t("web.backup.sets", ["names": sets.map(r.title).joined(separator: ", ")])))</p>"
         }
         h += "<p data-count=\"incoming\">\(esc(r.t("web.backup.counts", ["children": String(plan.counts.children), "sets": String(plan.counts.routineSets), "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs), "photos": String(plan.counts.assets)])))</p>"
+        // What happens to the weekly schedules: a Linux backup that carries them replaces the
+        // device's; one without them (a phone backup, an older Linux one) keeps those that fit.
+        let slotsNow = now?.scheduleSlots ?? 0
+        if let slots = plan.counts.scheduleSlots, slots > 0 || slotsNow > 0 {
+            h += "<p data-count=\"schedules\">\(esc(r.t("cli.backup.schedules.replace", ["slots": String(slots), "current": String(slotsNow)])))</p>"
+        } else if plan.counts.scheduleSlots == nil, slotsNow > 0 {
+            h += "<p data-count=\"schedules\">\(esc(r.t(phone ? "web.backup.schedules.phone" : "cli.backup.schedules.kept", ["current": String(slotsNow)])))</p>"
+        }
         if plan.needsNewPin { h += "<p class=\"locked\">\(esc(r.t("web.backup.needsPin")))</p>" }
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"

@@ -26,6 +26,8 @@ public struct ChildHoldings: Sendable, Equatable {
     public var dailyLogs: Int
     /// The photo files the child's routines show.
     public var photos: Set<String>
+    /// The child's weekly schedule slots.
+    public var scheduleSlots: Int = 0
 }
 
 extension Store {
@@ -55,6 +57,9 @@ extension Store {
                 SELECT s.child_id, count(*) FROM daily_logs l JOIN routine_sets s ON s.id = l.routine_set_id GROUP BY s.child_id
                 """, [], { ($0.text(0), $0.int(1)) }) {
                 if let n = index[child] { holdings[n].dailyLogs = count }
+            }
+            for (child, count) in try db.query("SELECT child_id, count(*) FROM set_schedules GROUP BY child_id", [], { ($0.text(0), $0.int(1)) }) {
+                if let n = index[child] { holdings[n].scheduleSlots = count }
             }
             return holdings
         }

@@ -8,14 +8,16 @@ extension Store {
         public var routineSets: Int
         public var routines: Int
         public var dailyLogs: Int
+        /// Weekly schedule slots (`set_schedules` rows) of every child.
+        public var scheduleSlots: Int = 0
     }
 
     public func rowCounts() throws -> RowCounts {
         try read {
             try db.queryFirst("""
                 SELECT (SELECT count(*) FROM children), (SELECT count(*) FROM routine_sets),
-                       (SELECT count(*) FROM routines), (SELECT count(*) FROM daily_logs)
-                """) { RowCounts(children: $0.int(0), routineSets: $0.int(1), routines: $0.int(2), dailyLogs: $0.int(3)) }
+                       (SELECT count(*) FROM routines), (SELECT count(*) FROM daily_logs), (SELECT count(*) FROM set_schedules)
+                """) { RowCounts(children: $0.int(0), routineSets: $0.int(1), routines: $0.int(2), dailyLogs: $0.int(3), scheduleSlots: $0.int(4)) }
                 ?? RowCounts(children: 0, routineSets: 0, routines: 0, dailyLogs: 0)
         }
     }
