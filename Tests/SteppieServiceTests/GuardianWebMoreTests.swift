@@ -56,6 +56,16 @@ struct GuardianWebMoreTests {
             .first { $0.routine.id == routine.id }?.state == .completed)
         let after = f.get("/guardian/child/\(child)/history", cookie: cookie, query: ["date": day.description])
         #expect(after.text.contains("data-state=\"done\""))
+        // Dates as a guardian reads them, in the page's language (ISO only in links and data-).
+        for (lang, lines) in [("en", ["<h2 id=\"day-h\">Tuesday, 2 December 2025</h2>", "corrected at 3 Dec 2025, 09:00",
+                                      "<span aria-current=\"page\">December 2025</span>", "<th scope=\"row\">Tue 2 Dec</th>",
+                                      "aria-label=\"Tuesday, 2 December 2025: 1 of 6 done\""]),
+                              ("ko", ["<h2 id=\"day-h\">2025년 12월 2일 화요일</h2>", "2025년 12월 3일 09:00에 고침",
+                                      "<span aria-current=\"page\">2025년 12월</span>", "<th scope=\"row\">12월 2일 (화)</th>"])] {
+            let page = f.get("/guardian/child/\(child)/history", cookie: cookie, query: ["date": day.description, "lang": lang])
+            for line in lines { #expect(page.text.contains(line), "\(lang): \(line)") }
+            #expect(!page.text.contains("class=\"child-name\""))
+        }
         let before = try f.dump()
         let future = f.post("/guardian/child/\(child)/correct", cookie: cookie,
                             form: ["csrf": csrf, "date": today.adding(days: 9).description, "routine": routine.id.lowercased, "done": "yes"])
@@ -101,6 +111,8 @@ struct GuardianWebMoreTests {
                             files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: download.body)])
         #expect(staged.status == 200 && staged.text.contains("data-screen=\"backup-confirm\""))
         #expect(staged.text.contains("Joon") && staged.text.contains("Mina") && staged.text.contains("Morning routine"))
+        // When it was made, in the device's time zone, as a guardian reads it.
+        #expect(staged.text.contains("A backup from linux, made 1 Dec 2025, 09:00."), "\(staged.text)")
         // The backup had no slots; Joon's two go with him.
         #expect(staged.text.contains("<p data-count=\"schedules\">Weekly schedules: 0 slots from the backup, in place of the 2 slots here.</p>"), "\(staged.text)")
         #expect(try f.dump() == before)   // nothing yet

@@ -26,8 +26,7 @@ extension GuardianWeb {
             "<p class=\"check\"><input id=\"\(name)\" name=\"\(name)\" type=\"checkbox\" value=\"on\"\(on ? " checked" : "")>"
                 + "<label for=\"\(name)\">\(esc(r.fieldLabel(name)))</label></p>"
         }
-        var body = "<p class=\"child-name\">\(esc(child.displayName))</p>"
-        body += childLinks(r, child, current: "feedback")
+        var body = childLinks(r, child, current: "feedback")
         body += "<form method=\"post\" action=\"/guardian/child/\(id)/feedback\" data-form=\"feedback\">\(r.csrf)"
         body += "<fieldset\(invalid("intensity"))><legend>\(esc(r.fieldLabel("intensity")))</legend>"
         for intensity in FeedbackIntensity.allCases {

@@ -15,12 +15,12 @@ extension GuardianWeb {
             return r.page(screen: "history", titleKey: "web.history.title", titleArgs: ["name": child.displayName], status: 500,
                           error: r.pageError(error))
         }
-        var body = "<p class=\"child-name\">\(esc(child.displayName))</p>" + childLinks(r, child, current: "history")
+        var body = childLinks(r, child, current: "history")
         let previous = YearMonth(month.firstDay.adding(days: -1)), next = YearMonth(month.lastDay.adding(days: 1))
         body += "<nav class=\"months\" aria-label=\"\(esc(r.t("web.history.months")))\">"
-        body += "<a href=\"/guardian/child/\(id)/history?month=\(previous)\" rel=\"prev\">← \(esc(monthName(r, previous)))</a>"
-        body += "<span aria-current=\"page\">\(esc(monthName(r, month)))</span>"
-        body += "<a href=\"/guardian/child/\(id)/history?month=\(next)\" rel=\"next\">\(esc(monthName(r, next))) →</a></nav>"
+        body += "<a href=\"/guardian/child/\(id)/history?month=\(previous)\" rel=\"prev\">← \(esc(r.monthName(previous)))</a>"
+        body += "<span aria-current=\"page\">\(esc(r.monthName(month)))</span>"
+        body += "<a href=\"/guardian/child/\(id)/history?month=\(next)\" rel=\"next\">\(esc(r.monthName(next))) →</a></nav>"
         body += "<div class=\"month\">" + heatmap(r, calendar, childId: id) + monthTable(r, calendar) + "</div>"
         if let raw = r.web.query["date"], let day = LocalDay(raw) {
             body += dayDetail(r, child: child, day: day, today: today)
@@ -33,10 +33,6 @@ extension GuardianWeb {
                       error: error, body: body)
     }
 
-    func monthName(_ r: Request, _ month: YearMonth) -> String {
-        r.t("web.history.monthName", ["year": String(month.year), "month": String(month.month)])
-    }
-
     /// Seven columns from Monday; a cell's shade grows with the share done (none tracked: outlined).
     /// The picture is a named group, not an image: each day is a link a screen reader can reach.
     private func heatmap(_ r: Request, _ calendar: MonthCalendar, childId: String) -> String {
@@ -45,7 +41,7 @@ extension GuardianWeb {
         let rows = (firstColumn + calendar.days.count + 6) / 7
         let width = 7 * (cell + gap), height = rows * (cell + gap) + 24
         var h = "<svg class=\"heatmap\" role=\"group\" aria-labelledby=\"heatmap-title\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\">"
-        h += "<title id=\"heatmap-title\">\(esc(r.t("web.history.heatmap", ["month": monthName(r, calendar.month)])))</title>"
+        h += "<title id=\"heatmap-title\">\(esc(r.t("web.history.heatmap", ["month": r.monthName(calendar.month)])))</title>"
         for (i, key) in ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].enumerated() {
             h += "<text x=\(quote(i * (cell + gap) + cell / 2)) y=\"14\" text-anchor=\"middle\" class=\"weekday\">\(esc(r.t("web.weekday.\(key)")))</text>"
         }
@@ -53,7 +49,7 @@ extension GuardianWeb {
             let slot = firstColumn + i
             let x = (slot % 7) * (cell + gap), y = (slot / 7) * (cell + gap) + 24
             let level: Int = day.ratio.map { $0 >= 1 ? 4 : $0 >= 0.66 ? 3 : $0 >= 0.33 ? 2 : $0 > 0 ? 1 : 0 } ?? -1
-            let label = r.t("web.history.cell", ["date": day.day.description, "completed": String(day.completed), "total": String(day.total)])
+            let label = r.t("web.history.cell", ["date": r.longDate(day.day), "completed": String(day.completed), "total": String(day.total)])
             h += "<a href=\"/guardian/child/\(childId)/history?month=\(calendar.month)&amp;date=\(day.day)\" aria-label=\"\(esc(label))\">"
             h += "<rect x=\(quote(x)) y=\(quote(y)) width=\(quote(cell)) height=\(quote(cell)) rx=\"8\" class=\"level\(level < 0 ? "-none" : String(level))\(day.isFuture ? " future" : "")\""
             h += " data-day=\"\(day.day)\" data-completed=\"\(day.completed)\" data-total=\"\(day.total)\"></rect>"
@@ -65,11 +61,11 @@ extension GuardianWeb {
     private func quote(_ n: Int) -> String { "\"\(n)\"" }
 
     private func monthTable(_ r: Request, _ calendar: MonthCalendar) -> String {
-        var h = "<table class=\"month-table\"><caption>\(esc(r.t("web.history.table", ["month": monthName(r, calendar.month)])))</caption>"
+        var h = "<table class=\"month-table\"><caption>\(esc(r.t("web.history.table", ["month": r.monthName(calendar.month)])))</caption>"
         h += "<thead><tr><th scope=\"col\">\(esc(r.t("web.history.date")))</th><th scope=\"col\">\(esc(r.t("web.history.done")))</th>"
         h += "<th scope=\"col\">\(esc(r.t("web.history.total")))</th></tr></thead><tbody>"
         for day in calendar.days where !day.isFuture && day.total > 0 {
-            h += "<tr data-day=\"\(day.day)\"><th scope=\"row\">\(day.day)</th><td>\(day.completed)</td><td>\(day.total)</td></tr>"
+            h += "<tr data-day=\"\(day.day)\"><th scope=\"row\">\(esc(r.shortDate(day.day)))</th><td>\(day.completed)</td><td>\(day.total)</td></tr>"
         }
         return h + "</tbody></table>"
     }
@@ -79,7 +75,7 @@ extension GuardianWeb {
     private func dayDetail(_ r: Request, child: Child, day: LocalDay, today: LocalDay) -> String {
         let entries = ((try? r.store.dayEntries(childId: child.id, day: day, reference: today)) ?? []).filter(\.countsForChild)
         let id = child.id.lowercased
-        var h = "<section aria-labelledby=\"day-h\" data-date=\"\(day)\"><h2 id=\"day-h\">\(esc(r.t("web.history.day", ["date": day.description])))</h2>"
+        var h = "<section aria-labelledby=\"day-h\" data-date=\"\(day)\"><h2 id=\"day-h\">\(esc(r.longDate(day)))</h2>"
         if entries.isEmpty { h += "<p>\(esc(r.t("web.history.nothing")))</p>" }
         let done = entries.filter { $0.state == .completed }, notDone = entries.filter { $0.state != .completed }
         for (items, key, state) in [(done, "web.history.doneList", "done"), (notDone, "web.history.notDoneList", "not-done")] where !items.isEmpty {
@@ -88,7 +84,7 @@ extension GuardianWeb {
                 let title = r.title(entry.routine.title)
                 h += "<li data-routine-id=\"\(entry.routine.id.lowercased)\">\(iconImage(r, entry.routine.icon))<span>\(esc(title))</span>"
                 if let c = entry.correction {
-                    h += " <span class=\"hint\">\(esc(r.t("web.history.corrected", ["time": Timestamp.format(c.madeAt, in: config.timeZone)])))</span>"
+                    h += " <span class=\"hint\">\(esc(r.t("web.history.corrected", ["time": r.dateTime(c.madeAt)])))</span>"
                 }
                 let markDone = entry.state != .completed
                 h += "<form method=\"post\" action=\"/guardian/child/\(id)/correct\" class=\"inline\" data-form=\"correct\">\(r.csrf)"
@@ -124,7 +120,7 @@ extension GuardianWeb {
         guard let stats = try? r.store.childStatistics(childId: child.id, reference: today) else { return "" }
         let id = child.id.lowercased
         func span(_ range: ClosedRange<LocalDay>?) -> String {
-            range.map { r.t("web.stats.span", ["start": $0.lowerBound.description, "end": $0.upperBound.description]) } ?? "–"
+            range.map { r.t("web.stats.span", ["start": r.mediumDate($0.lowerBound), "end": r.mediumDate($0.upperBound)]) } ?? "–"
         }
         var h = "<section aria-labelledby=\"stats-h\"><h2 id=\"stats-h\">\(esc(r.t("web.stats.title")))</h2>"
         h += "<table class=\"stats\"><caption>\(esc(r.t("web.stats.days")))</caption><tbody>"
@@ -156,7 +152,7 @@ extension GuardianWeb {
             return ""
         }
         var h = "<section aria-labelledby=\"routine-month-h\"><h2 id=\"routine-month-h\">"
-        h += "\(esc(r.t("web.history.routineMonth", ["title": r.title(history.routine.title), "month": monthName(r, month)])))</h2>"
+        h += "\(esc(r.t("web.history.routineMonth", ["title": r.title(history.routine.title), "month": r.monthName(month)])))</h2>"
         h += "<p>\(esc(r.t("web.history.routineCount", ["completed": String(calendar.completedDays), "total": String(calendar.trackedDays)])))</p>"
         h += "<ul class=\"routine-month\">"
         for day in calendar.days where !day.isFuture {

@@ -11,7 +11,7 @@ extension GuardianWeb {
         let sets = (try? r.store.sets(childId: child.id)) ?? []
         let chosen = r.web.query["set"].flatMap(UUID.init(uuidString:)).flatMap { wanted in sets.first { $0.id == wanted } }
             ?? sets.first(where: \.isActive) ?? sets.first
-        var body = "<p class=\"child-name\">\(esc(child.displayName))</p>" + childLinks(r, child, current: "routines")
+        var body = childLinks(r, child, current: "routines")
         body += "<section aria-labelledby=\"sets-h\"><h2 id=\"sets-h\">\(esc(r.t("web.sets.title")))</h2><ul class=\"sets\">"
         for set in sets {
             let count = ((try? r.store.routines(setId: set.id)) ?? []).filter(\.isVisible).count

@@ -18,7 +18,7 @@ extension GuardianWeb {
             h += "<table class=\"schedule\"><thead><tr><th scope=\"col\">\(esc(r.t("web.schedule.day")))</th>"
             h += "<th scope=\"col\">\(esc(r.t("web.schedule.from")))</th><th scope=\"col\">\(esc(r.t("web.schedule.set")))</th><th scope=\"col\"></th></tr></thead><tbody>"
             for slot in schedule.slots {
-                let day = r.t("web.weekday.\(slot.weekday.code)")
+                let day = r.t("web.weekdayLong.\(slot.weekday.code)")
                 h += "<tr data-weekday=\"\(slot.weekday.code)\"><th scope=\"row\">\(esc(day))</th><td>\(slot.start.description)</td>"
                 h += "<td>\(esc(names[slot.routineSetId] ?? "?"))</td><td>"
                 h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" class=\"inline\">\(r.csrf)"
