@@ -132,7 +132,7 @@ import Testing
     /// The confirmation as the guardian reads it, in both languages.
     @Test(arguments: [
         ("en", """
-        Backup from android (schema 2), made 2026-03-02T07:00:00+09:00: 1 child, 2 routines, 1 log entry, 1 photo.
+        Backup from Android (schema 2), made 2026-03-02T07:00:00+09:00: 1 child, 2 routines, 1 log entry, 1 photo.
         This phone backup holds one child's data: it replaces only Mina's sets, routines, history, photos and feedback settings.
         Replaced: Mina (sets: Morning routine; 6 routines, 1 log entry, 0 photos).
         Kept as they are: Joon.
@@ -141,7 +141,7 @@ import Testing
 
         """),
         ("ko", """
-        android 백업 (스키마 2), 2026-03-02T07:00:00+09:00에 만듦: 아이 1명, 루틴 2개, 기록 1개, 사진 1장.
+        안드로이드 백업 (스키마 2), 2026-03-02T07:00:00+09:00에 만듦: 아이 1명, 루틴 2개, 기록 1개, 사진 1장.
         휴대폰 백업에는 아이 한 명의 데이터가 있어요. Mina의 세트, 루틴, 기록, 사진, 피드백 설정만 바꿔요.
         바뀜: Mina (세트: 아침 루틴; 루틴 6개, 기록 1개, 사진 0장).
         그대로 두는 아이: Joon.

@@ -112,7 +112,7 @@ struct GuardianWebMoreTests {
         #expect(staged.status == 200 && staged.text.contains("data-screen=\"backup-confirm\""))
         #expect(staged.text.contains("Joon") && staged.text.contains("Mina") && staged.text.contains("Morning routine"))
         // When it was made, in the device's time zone, as a guardian reads it.
-        #expect(staged.text.contains("A backup from linux, made 1 Dec 2025, 09:00."), "\(staged.text)")
+        #expect(staged.text.contains("A backup from Linux, made 1 Dec 2025, 09:00."), "\(staged.text)")
         // The backup had no slots; Joon's two go with him.
         #expect(staged.text.contains("<p data-count=\"schedules\">Weekly schedules: 0 slots from the backup, in place of the 2 slots here.</p>"), "\(staged.text)")
         #expect(try f.dump() == before)   // nothing yet

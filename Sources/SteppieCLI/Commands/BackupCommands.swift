@@ -112,7 +112,7 @@ enum BackupCommands {
     }
 
     static func summary(_ plan: RestorePlan, _ c: Context) -> String {
-        var text = c.text("cli.backup.summary", ["platform": plan.sourcePlatform.rawValue, "version": String(plan.backupSchemaVersion),
+        var text = c.text("cli.backup.summary", ["platform": c.text("cli.backup.platform.\(plan.sourcePlatform.rawValue)"), "version": String(plan.backupSchemaVersion),
                                                  "created": plan.createdAt, "children": String(plan.counts.children),
                                                  "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs),
                                                  "assets": String(plan.counts.assets)])

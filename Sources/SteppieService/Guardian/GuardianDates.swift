@@ -9,11 +9,13 @@ extension GuardianWeb.Request {
     private static let monthCodes = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     private func monthWord(_ number: Int, short: Bool = false) -> String {
-        t((short ? "web.monthShort." : "web.month.") + Self.monthCodes[number - 1])
+        let code = Self.monthCodes[number - 1]
+        return short ? t("web.monthShort.\(code)") : t("web.month.\(code)")
     }
 
     private func weekday(_ day: LocalDay, long: Bool) -> String {
-        t((long ? "web.weekdayLong." : "web.weekday.") + Self.weekdayCodes[day.isoWeekday - 1])
+        let code = Self.weekdayCodes[day.isoWeekday - 1]
+        return long ? t("web.weekdayLong.\(code)") : t("web.weekday.\(code)")
     }
 
     /// "December 2026" / "2026년 12월".

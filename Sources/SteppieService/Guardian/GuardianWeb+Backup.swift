@@ -41,7 +41,7 @@ extension GuardianWeb {
     private func confirmation(_ r: Request, _ pending: PendingRestore) -> String {
         let plan = pending.plan
         var h = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(esc(r.t("web.backup.confirmTitle")))</h2>"
-        h += "<p>\(esc(r.t("web.backup.from", ["platform": plan.sourcePlatform.rawValue, "created": r.dateTime(iso: plan.createdAt)])))</p>"
+        h += "<p>\(esc(r.t("web.backup.from", ["platform": r.t("cli.backup.platform.\(plan.sourcePlatform.rawValue)"), "created": r.dateTime(iso: plan.createdAt)])))</p>"
         let children = (try? r.store.children(includeArchived: true)) ?? []
         let phone = plan.sourcePlatform != .linux
         if phone { h += "<p>\(esc(r.t("web.backup.phone")))</p>" }
