@@ -128,6 +128,22 @@ struct GuardianWebTests {
         #expect(reply.text.contains("role=\"alert\""))
         #expect(try f.dump() == before)
         #expect(f.photoFiles().isEmpty)
+        // The refused field points at the error, once: no element carries an attribute twice.
+        let tags = reply.text.split(separator: "<").map { String($0.prefix { $0 != ">" }) }
+        for tag in tags {
+            for attribute in ["aria-describedby=", "aria-invalid="] {
+                #expect(tag.components(separatedBy: " " + attribute).count <= 2, "\(tag)")
+            }
+        }
+        if let input = tags.first(where: { $0.hasPrefix("input id=\"\(field)\"") }) {
+            #expect(input.contains("aria-invalid=\"true\"") && input.contains("form-error"), "\(input)")
+            #expect(reply.text.contains("id=\"form-error\""))
+        }
+        // What the guardian typed is still there to correct (the refused routine form).
+        if form == "add", let title = fields["titleEn"] {
+            #expect(reply.text.contains("name=\"titleEn\" lang=\"en\" maxlength=\"200\" value=\"\(title)\""), "\(reply.text)")
+            if let time = fields["scheduledTime"] { #expect(reply.text.contains("value=\"\(time.replacingOccurrences(of: "'", with: "&#39;"))\"")) }
+        }
     }
 
     @Test("a photo is checked by its content: a renamed text file is refused; a PNG is kept owner-only and shown")

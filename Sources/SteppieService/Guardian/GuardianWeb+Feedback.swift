@@ -17,15 +17,19 @@ extension GuardianWeb {
             error?.field == field ? " aria-invalid=\"true\" aria-describedby=\"form-error\"" : ""
         }
         func number(_ name: String, _ value: String, min: String, max: String, step: String) -> String {
-            """
+            // The hint says what the numbers mean; a refused value is also described by the error.
+            let wrong = error?.field == name
+            return """
             <p><label for="\(name)">\(esc(r.fieldLabel(name)))</label>
-            <input id="\(name)" name="\(name)" type="number" inputmode="decimal" min="\(min)" max="\(max)" step="\(step)" value="\(esc(value))"\(invalid(name))></p>
+            <input id="\(name)" name="\(name)" type="number" inputmode="decimal" min="\(min)" max="\(max)" step="\(step)" value="\(esc(value))" aria-describedby="\(name)-hint\(wrong ? " form-error" : "")"\(wrong ? " aria-invalid=\"true\"" : "")>
+            <span id="\(name)-hint" class="hint">\(esc(r.t("web.feedback.hint.\(name)")))</span></p>
             """
         }
         func toggle(_ name: String, _ on: Bool) -> String {
             "<p class=\"check\"><input id=\"\(name)\" name=\"\(name)\" type=\"checkbox\" value=\"on\"\(on ? " checked" : "")>"
                 + "<label for=\"\(name)\">\(esc(r.fieldLabel(name)))</label></p>"
         }
+        let leadsWrong = error?.field == "notificationLeadTimes"
         var body = childLinks(r, child, current: "feedback")
         body += "<form method=\"post\" action=\"/guardian/child/\(id)/feedback\" data-form=\"feedback\">\(r.csrf)"
         body += "<fieldset\(invalid("intensity"))><legend>\(esc(r.fieldLabel("intensity")))</legend>"
@@ -53,7 +57,7 @@ extension GuardianWeb {
         body += """
         </select></p>
         <p><label for="notificationLeadTimes">\(esc(r.fieldLabel("notificationLeadTimes")))</label>
-        <input id="notificationLeadTimes" name="notificationLeadTimes" value="\(esc(p.notificationLeadTimes.map(String.init).joined(separator: ", ")))" maxlength="40" aria-describedby="lead-hint"\(invalid("notificationLeadTimes"))>
+        <input id="notificationLeadTimes" name="notificationLeadTimes" value="\(esc(p.notificationLeadTimes.map(String.init).joined(separator: ", ")))" maxlength="40" aria-describedby="lead-hint\(leadsWrong ? " form-error" : "")"\(leadsWrong ? " aria-invalid=\"true\"" : "")>
         <span id="lead-hint" class="hint">\(esc(r.t("web.feedback.leadHint")))</span></p>
         <p><label for="quietHoursStart">\(esc(r.fieldLabel("quietHoursStart")))</label>
         <input id="quietHoursStart" name="quietHoursStart" type="time" value="\(esc(p.quietHoursStart?.description ?? ""))"\(invalid("quietHours"))></p>

@@ -49,13 +49,13 @@ extension GuardianWeb {
         <button type="submit">\(esc(r.t("web.sets.create")))</button>
         </form></section>
         """
-        if let set = chosen { body += routineList(r, child: child, set: set) }
+        if let set = chosen { body += routineList(r, child: child, set: set, error: error) }
         body += scheduleSection(r, child: child, sets: sets)
         return r.page(screen: "routines", titleKey: "web.routines.title", titleArgs: ["name": child.displayName], status: status,
                       error: error, body: body)
     }
 
-    private func routineList(_ r: Request, child: Child, set: RoutineSet) -> String {
+    private func routineList(_ r: Request, child: Child, set: RoutineSet, error: PageError?) -> String {
         let sid = set.id.lowercased
         let all = (try? r.store.routines(setId: set.id, includeDeleted: true)) ?? []
         let visible = all.filter(\.isVisible).sorted { $0.order < $1.order }
@@ -92,30 +92,38 @@ extension GuardianWeb {
             h += "</ul>"
         }
         h += "<h3 id=\"add-routine-h\">\(esc(r.t("web.routines.add")))</h3>"
-        h += routineForm(r, action: "/guardian/set/\(sid)/add", routine: nil, labelledBy: "add-routine-h")
+        h += routineForm(r, action: "/guardian/set/\(sid)/add", routine: nil, labelledBy: "add-routine-h", error: error)
         return h + "</section>"
     }
 
-    /// The routine form (add and edit): titles, icon, colour, time, photo.
-    func routineForm(_ r: Request, action: String, routine: Routine?, labelledBy: String) -> String {
-        let icon: String? = { if case .builtin(let name)? = routine?.icon { return name }; return nil }()
+    /// The routine form (add and edit): titles, icon, colour, time, photo. After a refused routine
+    /// form (`error`, and the request carries that form's fields) it shows what the guardian
+    /// entered, not the stored values, and marks the refused field; only the photo must be chosen again.
+    func routineForm(_ r: Request, action: String, routine: Routine?, labelledBy: String, error: PageError? = nil) -> String {
+        let entered: [String: String]? = error != nil && (r.web.form["titleKo"] != nil || r.web.form["titleEn"] != nil) ? r.web.form : nil
+        func value(_ field: String, _ stored: String?) -> String { esc(entered.map { $0[field] ?? "" } ?? stored ?? "") }
+        func invalid(_ field: String) -> String {
+            entered != nil && error?.field == field ? " aria-invalid=\"true\" aria-describedby=\"form-error\"" : ""
+        }
+        let storedIcon: String? = { if case .builtin(let name)? = routine?.icon { return name }; return nil }()
+        let icon = entered?["icon"] ?? storedIcon
         var h = """
         <form method="post" action="\(action)" enctype="multipart/form-data" data-form="routine" aria-labelledby="\(labelledBy)">\(r.csrf)
         <p><label for="titleKo">\(esc(r.fieldLabel("titleKo")))</label>
-        <input id="titleKo" name="titleKo" lang="ko" maxlength="200" value="\(esc(routine?.title.value(for: "ko") ?? ""))"></p>
+        <input id="titleKo" name="titleKo" lang="ko" maxlength="200" value="\(value("titleKo", routine?.title.value(for: "ko")))"\(invalid("titleKo"))></p>
         <p><label for="titleEn">\(esc(r.fieldLabel("titleEn")))</label>
-        <input id="titleEn" name="titleEn" lang="en" maxlength="200" value="\(esc(routine?.title.value(for: "en") ?? ""))"></p>
+        <input id="titleEn" name="titleEn" lang="en" maxlength="200" value="\(value("titleEn", routine?.title.value(for: "en")))"\(invalid("titleEn"))></p>
         <p><label for="scheduledTime">\(esc(r.fieldLabel("scheduledTime")))</label>
-        <input id="scheduledTime" name="scheduledTime" type="time" value="\(esc(routine?.scheduledTime?.description ?? ""))"></p>
-        <fieldset class="icons"><legend>\(esc(r.fieldLabel("icon")))</legend>
+        <input id="scheduledTime" name="scheduledTime" type="time" value="\(value("scheduledTime", routine?.scheduledTime?.description))"\(invalid("scheduledTime"))></p>
+        <fieldset class="icons"\(invalid("icon"))><legend>\(esc(r.fieldLabel("icon")))</legend>
         """
         for builtin in BuiltinIcons.all {
             let checked = (icon ?? (routine == nil ? "star" : nil)) == builtin.name
             h += "<label class=\"icon-choice\"><input type=\"radio\" name=\"icon\" value=\"\(builtin.name)\"\(checked ? " checked" : "")>"
             h += "<img src=\"/icons/\(builtin.name).svg\" alt=\"\" width=\"40\" height=\"40\"><span>\(esc(r.title(builtin.label)))</span></label>"
         }
-        h += "</fieldset><fieldset class=\"colors\"><legend>\(esc(r.fieldLabel("colorToken")))</legend>"
-        let color = routine?.colorToken ?? CardColor.sky.token
+        h += "</fieldset><fieldset class=\"colors\"\(invalid("colorToken"))><legend>\(esc(r.fieldLabel("colorToken")))</legend>"
+        let color = entered?["colorToken"] ?? routine?.colorToken ?? CardColor.sky.token
         for c in CardColor.allCases {
             h += "<label class=\"color-choice tone-\(c.rawValue)\"><input type=\"radio\" name=\"colorToken\" value=\"\(c.token)\"\(color == c.token ? " checked" : "")>"
             h += "<span>\(esc(r.t("web.color.\(c.rawValue)")))</span></label>"
@@ -277,7 +285,7 @@ extension GuardianWeb {
         guard let set = try? r.store.set(id: routine.routineSetId) else { return notFound(r) }
         var body = "<p><a href=\"/guardian/child/\(set.childId.lowercased)/routines?set=\(set.id.lowercased)\">\(esc(r.t("web.routines.back")))</a></p>"
         body += "<h2 id=\"edit-h\">\(esc(r.title(routine.title)))</h2>"
-        body += routineForm(r, action: "/guardian/routine/\(routine.id.lowercased)/edit", routine: routine, labelledBy: "edit-h")
+        body += routineForm(r, action: "/guardian/routine/\(routine.id.lowercased)/edit", routine: routine, labelledBy: "edit-h", error: error)
         return r.page(screen: "routine", titleKey: "web.routine.title", titleArgs: ["title": r.title(routine.title)], status: status,
                       error: error, body: body)
     }

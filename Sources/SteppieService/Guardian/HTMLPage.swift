@@ -69,7 +69,7 @@ struct HTMLPage {
         h += "</header>\n<main id=\"main\">\n<h1>\(esc(title))</h1>\n"
         if let notice { h += "<p class=\"notice\" role=\"status\">\(esc(notice))</p>\n" }
         if let error {
-            h += "<div class=\"error\" role=\"alert\" data-error-field=\"\(esc(error.field ?? ""))\"><p>\(esc(error.message))</p></div>\n"
+            h += "<div class=\"error\" id=\"form-error\" role=\"alert\" data-error-field=\"\(esc(error.field ?? ""))\"><p>\(esc(error.message))</p></div>\n"
         }
         h += body
         h += "\n</main>\n</body>\n</html>\n"
