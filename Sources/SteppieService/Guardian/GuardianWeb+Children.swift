@@ -24,10 +24,10 @@ extension GuardianWeb {
             }
             body += """
             <form method="post" action="/guardian/child/\(id)/rename" data-form="child" class="inline">\(r.csrf)
-            <label for="name-\(id)">\(esc(r.t("web.field.child.name")))</label>
-            <input id="name-\(id)" name="name" value="\(esc(child.displayName))" maxlength="60" required>
-            <label for="locale-\(id)">\(esc(r.t("web.field.locale")))</label>
-            \(localeSelect(r, id: "locale-\(id)", selected: child.profile.locale))
+            <span class="field"><label for="name-\(id)">\(esc(r.t("web.field.child.name")))</label>
+            <input id="name-\(id)" name="name" value="\(esc(child.displayName))" maxlength="60" required></span>
+            <span class="field"><label for="locale-\(id)">\(esc(r.t("web.field.locale")))</label>
+            \(localeSelect(r, id: "locale-\(id)", selected: child.profile.locale))</span>
             <button type="submit">\(esc(r.t("web.action.save")))</button>
             </form>
             <form method="post" action="/guardian/child/\(id)/\(archived ? "unarchive" : "archive")" class="inline">\(r.csrf)

@@ -36,16 +36,16 @@ extension GuardianWeb {
         body += "</ul>"
         body += """
         <form method="post" action="/guardian/child/\(id)/sets" data-form="set" class="inline">\(r.csrf)
-        <label for="template">\(esc(r.t("web.sets.template")))</label>
+        <span class="field"><label for="template">\(esc(r.t("web.sets.template")))</label>
         <select id="template" name="template"><option value="">\(esc(r.t("web.sets.empty")))</option>
         """
         for template in Template.allCases {
             body += "<option value=\"\(template.rawValue)\">\(esc(r.title(template.name)))</option>"
         }
         body += """
-        </select>
-        <label for="set-name">\(esc(r.fieldLabel("routineSet.name")))</label>
-        <input id="set-name" name="name" maxlength="200">
+        </select></span>
+        <span class="field"><label for="set-name">\(esc(r.fieldLabel("routineSet.name")))</label>
+        <input id="set-name" name="name" maxlength="200"></span>
         <button type="submit">\(esc(r.t("web.sets.create")))</button>
         </form></section>
         """
