@@ -3,8 +3,9 @@
 # private PulseAudio server with a null sink (started here and stopped afterwards), then checks
 # the catalogs with the real binary. The browser tests run the release binary, as installed.
 #
-# The stress suite (hundreds of killed processes, minutes-long concurrency, fuzzing) runs after
-# the others, so its load does not starve the audio tests' 20 ms streams.
+# The stress suite (hundreds of killed processes, minutes-long concurrency, fuzzing) and the
+# service's soak (a day of presses against a real `steppie serve`) run after the others, so their
+# load does not starve the audio tests' 20 ms streams.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -14,7 +15,7 @@ swift build --build-tests
 swift build -c release --static-swift-stdlib --product steppie
 export STEPPIE_RELEASE_BIN="$PWD/.build/release/steppie"
 export STEPPIE_REQUIRE_PULSE=1
-scripts/with-pulse.sh swift test --skip-build --skip SteppieStressTests
-scripts/with-pulse.sh swift test --skip-build --filter SteppieStressTests
+scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests'
+scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests'
 STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check
