@@ -458,6 +458,23 @@ def open_slow(port, source, path="/api/children"):
         return None
 
 
+def wait_until_released(port, timeout=10.0):
+    """Waits until the service holds no connection on `port`: none of its sockets there is still
+    open (ESTABLISHED or CLOSE_WAIT in /proc/net/tcp). A client has its answer a moment before
+    libmicrohttpd closes the socket and frees the connection's place in the per-address count, so a
+    test that counts places waits for this, not for a fixed time."""
+    local = f":{port:04X}"
+    deadline = time.monotonic() + timeout
+    while True:
+        with open("/proc/net/tcp") as f:
+            rows = [line.split() for line in f.readlines()[1:]]
+        if not any(len(r) > 3 and r[1].endswith(local) and r[3] in ("01", "08") for r in rows):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+
+
 def closed_by_server(sock):
     """True when the server closed (or reset) this connection."""
     try:
@@ -481,6 +498,8 @@ def test_slow_clients_meet_the_connection_limits_and_the_idle_timeout(service):
     before = svc.dump()
     threads0 = svc.threads()
     start = time.monotonic()
+    # The sign-in's connections must have given back their places first.
+    assert wait_until_released(svc.port), "the service kept the sign-in's connections"
     silent = [open_slow(svc.port, "127.0.0.1") for _ in range(8)]
     trickle = [open_slow(svc.port, "127.0.0.1") for _ in range(24)]
     assert all(silent) and all(trickle)
@@ -490,8 +509,17 @@ def test_slow_clients_meet_the_connection_limits_and_the_idle_timeout(service):
     # A 33rd connection from 127.0.0.1, as the kiosk browser would open it.
     findings["legit from 127.0.0.1, 32 slow from it"] = call(svc.s, "GET", "/api/children", timeout=5)
     findings["legit from 127.0.0.2, 32 slow from 127.0.0.1"] = call(svc.s, "GET", "/api/children", source="127.0.0.2", timeout=5)
-    # libmicrohttpd frees a finished connection's place when its thread ends: give the probe's a moment.
-    time.sleep(1.0)
+    # The probe from 127.0.0.2 must have given its place back before 32 more come from there (the
+    # 32 slow ones from 127.0.0.1 stay open, so wait for that address only).
+    local = f":{svc.port:04X}"
+    def probe_open():
+        with open("/proc/net/tcp") as f:
+            rows = [line.split() for line in f.readlines()[1:]]
+        return any(len(r) > 3 and r[1].endswith(local) and r[2].startswith("0200007F:") and r[3] in ("01", "08") for r in rows)
+    deadline = time.monotonic() + 10
+    while probe_open() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert not probe_open(), "the probe from 127.0.0.2 was never closed"
     more = [open_slow(svc.port, "127.0.0.2") for _ in range(32)]
     assert all(more)
     time.sleep(0.5)

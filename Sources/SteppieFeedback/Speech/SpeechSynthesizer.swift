@@ -25,7 +25,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     /// Each voice name's file name, found once: switching between ko and en must not look in
     /// espeak-ng's folders again on every sentence.
     private var voicePaths: [String: String] = [:]
-    private let cache = Mutex(SpeechCache(capacity: 24))
+    /// 24 utterances, 2 MiB of samples (about 47 s of speech at 22,050 Hz): a device that runs all
+    /// day keeps its everyday cues warm without a guardian's long sentences growing the service.
+    private let cache = Mutex(SpeechCache(capacity: 24, maxBytes: 2 << 20))
 
     private init() {}
 
@@ -72,6 +74,9 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     public func clearCache() {
         queue.sync { cache.withLock { $0.removeAll() } }
     }
+
+    /// Utterances and bytes of samples held in the cache now (tests).
+    var cacheUsage: (count: Int, bytes: Int) { cache.withLock { ($0.count, $0.bytes) } }
 
     /// The samples of an utterance synthesized before (by `samples`, `prepare` or a whole
     /// `stream`), nil otherwise; never waits for the queue.
