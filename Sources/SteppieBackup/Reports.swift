@@ -58,8 +58,8 @@ public struct ChildContents: Sendable, Equatable, Codable {
     public var routines: Int
     public var dailyLogs: Int
     public var photos: Int
-    /// The child's weekly schedule slots (what the device holds; 0 for what a backup brings
-    /// without schedules).
+    /// The child's weekly schedule slots: on the device (`replaced`), or in the backup (`incoming`;
+    /// 0 when the backup carries no schedules).
     public var scheduleSlots: Int = 0
 }
 

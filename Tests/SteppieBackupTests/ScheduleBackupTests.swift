@@ -101,6 +101,8 @@ import SteppieCore
             }
         }
         #expect(seen.map(\.counts.scheduleSlots) == [24, nil])
+        #expect(seen.map { $0.scope?.incoming.map(\.scheduleSlots) } == [[12, 12], [0, 0]])
+        #expect(seen.map { $0.scope?.replaced.map(\.scheduleSlots).sorted() } == [[0, 12], [0, 12]])
         #expect(seen.map { $0.replacing?.scheduleSlots } == [12, 12])
         #expect(try f.store.rowCounts().scheduleSlots == 12)
     }

@@ -144,7 +144,7 @@ public struct Restorer: Sendable {
             for r in routines { if case .photo(_, let asset) = r.icon { photos.insert(asset) } }
             return ChildContents(name: name, archived: child.archivedAt != nil, sets: sets.filter { $0.deletedAt == nil }.map(\.name),
                                  routines: routines.count, dailyLogs: setIds.reduce(0) { $0 + (logsPerSet[$1] ?? 0) },
-                                 photos: photos.count)
+                                 photos: photos.count, scheduleSlots: s.schedules?.filter { $0.childId == child.id }.count ?? 0)
         }
         switch target {
         case .device:
