@@ -75,6 +75,9 @@ struct GuardianWebMoreTests {
         #expect(nonsense.status == 400 && nonsense.text.contains("data-error-field=\"date\""))
         #expect(try f.dump() == before)
         #expect(after.text.contains("data-stat=\"longestStreak\""))
+        // Streaks read as days; the bare number stays in data-value. One routine of six done on
+        // one day: no whole day yet.
+        #expect(after.text.contains("<td data-stat=\"longestStreak\" data-value=\"0\">0 days</td>"), "\(after.text)")
     }
 
     @Test("a downloaded backup is a valid archive; a damaged upload is refused with nothing changed; a good one asks first, then restores")

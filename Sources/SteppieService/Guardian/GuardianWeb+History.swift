@@ -122,10 +122,12 @@ extension GuardianWeb {
         func span(_ range: ClosedRange<LocalDay>?) -> String {
             range.map { r.t("web.stats.span", ["start": r.mediumDate($0.lowerBound), "end": r.mediumDate($0.upperBound)]) } ?? "–"
         }
+        // A streak reads "3 days" / "3일"; `data-value` keeps the bare number for programs.
+        func days(_ n: Int) -> String { esc(r.t("cli.count.days", ["count": String(n)])) }
         var h = "<section aria-labelledby=\"stats-h\"><h2 id=\"stats-h\">\(esc(r.t("web.stats.title")))</h2>"
         h += "<table class=\"stats\"><caption>\(esc(r.t("web.stats.days")))</caption><tbody>"
-        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.current")))</th><td data-stat=\"currentStreak\">\(stats.days.currentStreak)</td><td>\(esc(span(stats.dayStreaks.current)))</td></tr>"
-        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.longest")))</th><td data-stat=\"longestStreak\">\(stats.days.longestStreak)</td><td>\(esc(span(stats.dayStreaks.longest)))</td></tr>"
+        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.current")))</th><td data-stat=\"currentStreak\" data-value=\"\(stats.days.currentStreak)\">\(days(stats.days.currentStreak))</td><td>\(esc(span(stats.dayStreaks.current)))</td></tr>"
+        h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.longest")))</th><td data-stat=\"longestStreak\" data-value=\"\(stats.days.longestStreak)\">\(days(stats.days.longestStreak))</td><td>\(esc(span(stats.dayStreaks.longest)))</td></tr>"
         h += "<tr><th scope=\"row\">\(esc(r.t("web.stats.rate")))</th><td data-stat=\"rate\">\(Int((stats.routineDayRate * 100).rounded()))%</td><td></td></tr>"
         h += "</tbody></table>"
         let histories = (try? r.store.routineHistories(childId: child.id)) ?? []
@@ -140,8 +142,8 @@ extension GuardianWeb {
             let rid = history.routine.id.lowercased
             h += "<tr data-routine-id=\"\(rid)\"><th scope=\"row\"><a href=\"/guardian/child/\(id)/history?month=\(month)&amp;routine=\(rid)\">\(esc(r.title(history.routine.title)))</a></th>"
             h += "<td>\(Int((s.completionRate * 100).rounded()))%</td>"
-            h += "<td>\(s.currentStreak) <span class=\"hint\">\(esc(span(spans?.current)))</span></td>"
-            h += "<td>\(s.longestStreak) <span class=\"hint\">\(esc(span(spans?.longest)))</span></td></tr>"
+            h += "<td data-value=\"\(s.currentStreak)\">\(days(s.currentStreak)) <span class=\"hint\">\(esc(span(spans?.current)))</span></td>"
+            h += "<td data-value=\"\(s.longestStreak)\">\(days(s.longestStreak)) <span class=\"hint\">\(esc(span(spans?.longest)))</span></td></tr>"
         }
         return h + "</tbody></table></section>"
     }
