@@ -49,6 +49,29 @@ public struct RestorePlan: Sendable, Equatable, Codable {
     public var scope: RestoreScope?
 }
 
+extension RestorePlan {
+    /// What a restore does to the weekly schedules, for a confirmation to say.
+    public enum ScheduleChange: Equatable, Sendable {
+        /// The backup's slots replace the `current` ones on the device.
+        case replace(slots: Int, current: Int)
+        /// The backup carries `slots` (a plan that counts nothing on the device: `verify`).
+        case carried(slots: Int)
+        /// The backup carries none: of the `current` slots, those whose set comes back stay.
+        case kept(current: Int)
+    }
+
+    /// The schedule change against `current` slots on the device (default: `replacing`'s count);
+    /// nil when there are none on either side.
+    public func scheduleChange(current: Int? = nil) -> ScheduleChange? {
+        let now = current ?? replacing?.scheduleSlots
+        if let slots = counts.scheduleSlots {
+            guard let now else { return slots > 0 ? .carried(slots: slots) : nil }
+            return slots > 0 || now > 0 ? .replace(slots: slots, current: now) : nil
+        }
+        return (now ?? 0) > 0 ? .kept(current: now ?? 0) : nil
+    }
+}
+
 /// What one child holds, as a restore's confirmation names it.
 public struct ChildContents: Sendable, Equatable, Codable {
     public var name: String

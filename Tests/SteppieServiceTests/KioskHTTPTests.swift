@@ -20,19 +20,26 @@ import Testing
         raw(port, text, timeout: timeout).flatMap(parse)
     }
 
-    /// The bytes a server sends back for `text` (nil when the connection cannot be made).
-    static func raw(_ port: UInt16, _ text: String, timeout: Double = 5) -> [UInt8]? {
+    /// A TCP connection to 127.0.0.1:`port` whose reads give up after `timeout` seconds; nil when
+    /// it cannot be made. The caller closes it.
+    static func connectLoopback(_ port: UInt16, timeout: Int = 5) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard ok == 0 else { return nil }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        guard ok == 0 else { close(fd); return nil }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    /// The bytes a server sends back for `text` (nil when the connection cannot be made).
+    static func raw(_ port: UInt16, _ text: String, timeout: Double = 5) -> [UInt8]? {
+        guard let fd = connectLoopback(port, timeout: Int(timeout)) else { return nil }
+        defer { close(fd) }
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var data = [UInt8]()

@@ -36,17 +36,8 @@ import Testing
 
     /// Opens `/api/child/<id>/events`, reads until the first `state` event, and drops the connection.
     static func firstEvent(_ port: UInt16, child: String) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard let fd = KioskHTTPTests.connectLoopback(port) else { return false }
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard ok == 0 else { return false }
-        var tv = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         let text = Array("GET /api/child/\(child)/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n".utf8)
         _ = text.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var seen = [UInt8]()
@@ -143,7 +134,7 @@ import Testing
         }
         try settle()
         // A connection's thread ends just after its socket is closed.
-        _ = waitUntil(timeout: 5) { (Usage(pid: pid)?.threads ?? .max) <= start.threads && (Usage(pid: pid)?.fds ?? .max) <= start.fds }
+        _ = waitUntil(timeout: 5) { Usage(pid: pid).map { $0.threads <= start.threads && $0.fds <= start.fds } ?? false }
         let end = try #require(Usage(pid: pid))
 
         // Every child ends on two completions today (done, next, done), confirmed by the service

@@ -15,17 +15,8 @@ enum TLSProbe {
     /// Connects to 127.0.0.1:`port`, completes a TLS handshake, sends `text` and reads to the end.
     /// Nil when the connection or the handshake fails.
     static func exchange(_ port: UInt16, _ text: String, timeout: Int = 5) -> Exchange? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = KioskHTTPTests.connectLoopback(port, timeout: timeout) else { return nil }
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard ok == 0 else { return nil }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
 
         var credentials: gnutls_certificate_credentials_t?
         guard gnutls_certificate_allocate_credentials(&credentials) >= 0, let credentials else { return nil }

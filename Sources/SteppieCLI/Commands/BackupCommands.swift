@@ -129,17 +129,14 @@ enum BackupCommands {
         return text
     }
 
-    /// What happens to the weekly schedules: a backup that carries them replaces the device's; one
-    /// that does not (a phone backup, an older Linux one) keeps the slots that still fit. Nothing
-    /// is said when there are none on either side.
+    /// What happens to the weekly schedules (`RestorePlan.scheduleChange`), in the user's words.
     static func scheduleLine(_ plan: RestorePlan, _ text: Messages) -> String? {
-        let current = plan.replacing?.scheduleSlots ?? 0
-        if let slots = plan.counts.scheduleSlots {
-            guard slots > 0 || current > 0 else { return nil }
-            guard plan.replacing != nil else { return text("cli.backup.schedules.carried", ["slots": String(slots)]) }
-            return text("cli.backup.schedules.replace", ["slots": String(slots), "current": String(current)])
+        switch plan.scheduleChange() {
+        case .replace(let slots, let current)?: text("cli.backup.schedules.replace", ["slots": String(slots), "current": String(current)])
+        case .carried(let slots)?: text("cli.backup.schedules.carried", ["slots": String(slots)])
+        case .kept(let current)?: text("cli.backup.schedules.kept", ["current": String(current)])
+        case nil: nil
         }
-        return current > 0 ? text("cli.backup.schedules.kept", ["current": String(current)]) : nil
     }
 
     static func archive(_ c: Context) -> URL { URL(fileURLWithPath: c.invocation.argument("FILE") ?? "") }

@@ -27,10 +27,6 @@ public enum Reminders {
 
     static func isQuiet(_ instant: Date, _ state: ChildModeState) -> Bool {
         guard let start = state.quietStart, let end = state.quietEnd else { return false }
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = state.timeZone
-        let c = cal.dateComponents([.hour, .minute], from: instant)
-        guard let local = LocalTime(hour: c.hour ?? 0, minute: c.minute ?? 0) else { return false }
-        return local.isInside(from: start, to: end)
+        return LocalTime(instant, in: state.timeZone).isInside(from: start, to: end)
     }
 }

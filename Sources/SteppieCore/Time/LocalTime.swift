@@ -1,3 +1,5 @@
+import Foundation
+
 /// A local wall-clock time `HH:mm` in 24-hour form.
 public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible, Codable {
     public let hour: Int
@@ -7,6 +9,14 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
         guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
         self.hour = hour
         self.minute = minute
+    }
+
+    /// The local wall-clock time of `instant` in `timeZone` (its offset at that instant).
+    public init(_ instant: Date, in timeZone: TimeZone) {
+        let local = instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant))
+        let minutes = (Int((local / 60).rounded(.down)) % 1440 + 1440) % 1440
+        self.hour = minutes / 60
+        self.minute = minutes % 60
     }
 
     /// Parses exactly `HH:mm` (two digits each).

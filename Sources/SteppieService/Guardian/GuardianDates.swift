@@ -41,11 +41,8 @@ extension GuardianWeb.Request {
 
     /// "2 Dec 2026, 09:44" / "2026년 12월 2일 09:44", in the device's time zone.
     func dateTime(_ instant: Date) -> String {
-        let zone = config.timeZone
-        let seconds = Int((instant.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: instant))).rounded(.down))
-        let minutes = ((seconds / 60) % 1440 + 1440) % 1440
-        let time = LocalTime(hour: minutes / 60, minute: minutes % 60)?.description ?? ""
-        return t("web.date.time", ["date": mediumDate(LocalDay(instant, in: zone)), "time": time])
+        t("web.date.time", ["date": mediumDate(LocalDay(instant, in: config.timeZone)),
+                            "time": LocalTime(instant, in: config.timeZone).description])
     }
 
     /// `dateTime` of an ISO 8601 timestamp with its offset (a backup's `createdAt`); the text as it

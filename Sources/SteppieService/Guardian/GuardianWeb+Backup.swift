@@ -61,14 +61,13 @@ extension GuardianWeb {
             h += "<p>\(esc(r.t("web.backup.sets", ["names": sets.map(r.title).joined(separator: ", ")])))</p>"
         }
         h += "<p data-count=\"incoming\">\(esc(r.t("web.backup.counts", ["children": String(plan.counts.children), "sets": String(plan.counts.routineSets), "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs), "photos": String(plan.counts.assets)])))</p>"
-        // What happens to the weekly schedules: a Linux backup that carries them replaces the
-        // device's; one without them (a phone backup, an older Linux one) keeps those that fit.
-        let slotsNow = now?.scheduleSlots ?? 0
-        if let slots = plan.counts.scheduleSlots, slots > 0 || slotsNow > 0 {
-            h += "<p data-count=\"schedules\">\(esc(r.t("cli.backup.schedules.replace", ["slots": String(slots), "current": String(slotsNow)])))</p>"
-        } else if plan.counts.scheduleSlots == nil, slotsNow > 0 {
-            h += "<p data-count=\"schedules\">\(esc(r.t(phone ? "web.backup.schedules.phone" : "cli.backup.schedules.kept", ["current": String(slotsNow)])))</p>"
+        // What happens to the weekly schedules, against the slots on the device now.
+        let schedules: String? = switch plan.scheduleChange(current: now?.scheduleSlots ?? 0) {
+        case .replace(let slots, let current)?: r.t("cli.backup.schedules.replace", ["slots": String(slots), "current": String(current)])
+        case .kept(let current)?: r.t(phone ? "web.backup.schedules.phone" : "cli.backup.schedules.kept", ["current": String(current)])
+        case .carried?, nil: nil   // `carried` needs a plan without the device's count; never here
         }
+        if let schedules { h += "<p data-count=\"schedules\">\(esc(schedules))</p>" }
         if plan.needsNewPin { h += "<p class=\"locked\">\(esc(r.t("web.backup.needsPin")))</p>" }
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
