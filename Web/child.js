@@ -25,6 +25,8 @@
     dots: $('dots'),
     connection: $('connection'),
     connectionText: $('connection-text'),
+    notice: $('notice'),
+    noticeText: $('notice-text'),
     childName: $('child-name'),
     card: $('card'),
     cardIcon: $('card-icon'),
@@ -133,10 +135,26 @@
     renderFocus(next, screen);
     renderControls(next, screen);
     renderOrder(next, items, screen);
+    renderNotice(next, previous);
     if (!connected) setText(el.connectionText, label('reconnecting'));
 
     maybeCelebrate(next, previous);
     keepFocusUsable();
+  }
+
+  // A tap the service could not save (a full disk): said gently, as the terminal says it, until
+  // the next tap; never a success the service did not report.
+  function renderNotice(next, previous) {
+    var notice = next.notice === 'saveFailed' || next.notice === 'undoFailed' ? next.notice : '';
+    if (notice) {
+      root.setAttribute('data-notice', notice);
+      setText(el.noticeText, label('notSaved'));
+      el.notice.hidden = false;
+      if (!previous || previous.notice !== next.notice) announce(label('notSaved'));
+    } else {
+      root.removeAttribute('data-notice');
+      el.notice.hidden = true;
+    }
   }
 
   function renderProgress(next, items) {

@@ -1,8 +1,11 @@
 #include "chttp.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <clazy.h>
 
 // libmicrohttpd is opened on first use (see CLazyLoad); its variadic start function is called
@@ -11,41 +14,76 @@ static __typeof__(MHD_start_daemon) *start_daemon(void) {
     return (__typeof__(MHD_start_daemon) *)clazy_symbol(clazy_microhttpd(), "MHD_start_daemon");
 }
 
-// TLS 1.2 and 1.3 only, GnuTLS's secure defaults otherwise (phones from the last decade speak both).
-#define CHTTP_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:%SERVER_PRECEDENCE"
+// TLS 1.2 and 1.3 only, AEAD suites only (AES-GCM, ChaCha20-Poly1305): GnuTLS's NORMAL still
+// offers CBC with SHA-1/SHA-2 MACs and AES-CCM on TLS 1.2, which every phone of the last decade
+// can do without. The MAC list is cut to AEAD so no CBC suite can be rebuilt from what is left.
+#define CHTTP_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:+CHACHA20-POLY1305:+AES-128-GCM:" \
+                             "+AES-256-GCM:-MAC-ALL:+AEAD:%SERVER_PRECEDENCE"
 
-struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
+int chttp_listen(const char *address, uint16_t port, uint16_t *bound_port) {
+    struct sockaddr_storage storage;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    socklen_t length;
+    int one = 1, fd, saved;
+    memset(&storage, 0, sizeof storage);
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+        length = sizeof *v4;
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        length = sizeof *v6;
+    } else {
+        errno = EINVAL;
+        return -1;
+    }
+    fd = socket(storage.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return -1;
+    // As libmicrohttpd does with its own sockets: a restart binds at once while old connections
+    // linger in TIME_WAIT; an IPv6 address is that address only, never the IPv4 ones too.
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        (storage.ss_family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) != 0) ||
+        bind(fd, (struct sockaddr *)&storage, length) != 0 || listen(fd, SOMAXCONN) != 0) {
+        goto fail;
+    }
+    length = sizeof storage;
+    if (getsockname(fd, (struct sockaddr *)&storage, &length) != 0) goto fail;
+    *bound_port = ntohs(storage.ss_family == AF_INET ? v4->sin_port : v6->sin6_port);
+    return fd;
+fail:
+    saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+struct MHD_Daemon *chttp_start(int listen_fd, unsigned int max_connections,
                                unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
                                MHD_AccessHandlerCallback handler, void *handler_cls,
                                MHD_RequestCompletedCallback completed, void *completed_cls,
                                const char *tls_certificate_pem, const char *tls_key_pem) {
-    struct sockaddr_in v4;
-    struct sockaddr_in6 v6;
-    struct sockaddr *addr;
+    struct sockaddr_storage storage;
+    socklen_t length = sizeof storage;
     unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
-    memset(&v4, 0, sizeof v4);
-    memset(&v6, 0, sizeof v6);
-    if (inet_pton(AF_INET, address, &v4.sin_addr) == 1) {
-        v4.sin_family = AF_INET;
-        v4.sin_port = htons(port);
-        addr = (struct sockaddr *)&v4;
-    } else if (inet_pton(AF_INET6, address, &v6.sin6_addr) == 1) {
-        v6.sin6_family = AF_INET6;
-        v6.sin6_port = htons(port);
-        addr = (struct sockaddr *)&v6;
-        flags |= MHD_USE_IPv6;
-    } else {
-        errno = EINVAL;
+    int fd, tls = tls_certificate_pem != NULL || tls_key_pem != NULL;
+    if (tls && (tls_certificate_pem == NULL || tls_key_pem == NULL || MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)) {
+        errno = ENOTSUP;
         return NULL;
     }
-    if (tls_certificate_pem != NULL || tls_key_pem != NULL) {
-        if (tls_certificate_pem == NULL || tls_key_pem == NULL || MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
-            errno = ENOTSUP;
-            return NULL;
-        }
+    if (getsockname(listen_fd, (struct sockaddr *)&storage, &length) != 0) return NULL;
+    if (storage.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
+    // The daemon gets its own descriptor of the socket and closes it when stopped; the caller
+    // closes `listen_fd` whatever happens, so a failed start never closes a descriptor twice
+    // (libmicrohttpd's failure paths differ on whether they close a socket they were given; at
+    // worst a failed start leaves this copy open, and a failed start ends the service anyway).
+    fd = fcntl(listen_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) return NULL;
+    if (tls) {
         // TLS only: the daemon never answers plain HTTP (a plain request fails the handshake).
-        return start_daemon()(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_cls,
-                                MHD_OPTION_SOCK_ADDR, addr,
+        return start_daemon()(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
+                                MHD_OPTION_LISTEN_SOCKET, fd,
                                 MHD_OPTION_HTTPS_MEM_CERT, tls_certificate_pem,
                                 MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
                                 MHD_OPTION_HTTPS_PRIORITIES, CHTTP_TLS_PRIORITIES,
@@ -56,8 +94,8 @@ struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int 
                                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                                 MHD_OPTION_END);
     }
-    return start_daemon()(flags, port, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_SOCK_ADDR, addr,
+    return start_daemon()(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_LISTEN_SOCKET, fd,
                             MHD_OPTION_CONNECTION_LIMIT, max_connections,
                             MHD_OPTION_PER_IP_CONNECTION_LIMIT, max_per_ip,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

@@ -121,7 +121,7 @@ private final class PhotoScratch {
 
     init(limit: Int) { self.limit = limit; bytes = [UInt8](repeating: 0, count: limit) }
 
-    /// Whether the file at `url` is a JPEG or PNG image, judged as a restore judges it. Opened
+    /// Whether the file at `url` is a JPEG or PNG image within the size in pixels, judged as a restore judges it. Opened
     /// without blocking and checked to be a regular file, so a FIFO in the folder cannot hang us.
     func isImage(_ url: URL) -> Bool {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -137,6 +137,7 @@ private final class PhotoScratch {
             if n == 0 { break }
             filled += n
         }
-        return bytes.withUnsafeBytes { PhotoContent.recognise(UnsafeRawBufferPointer(rebasing: $0[0..<filled])) } != nil
+        // Over the size in pixels a restore refuses, a photo would make the whole backup unrestorable.
+        return bytes.withUnsafeBytes { PhotoContent.recognise(UnsafeRawBufferPointer(rebasing: $0[0..<filled])) }?.fitsLimits == true
     }
 }

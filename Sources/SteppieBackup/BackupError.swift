@@ -37,6 +37,8 @@ public enum BackupError: Error, Equatable, Sendable {
     case totalTooLarge(size: UInt64, limit: UInt64)
     /// A photo entry is not a JPEG or PNG image (judged by its content, not its name).
     case notAnImage(name: String)
+    /// A photo entry's size in pixels is over `PhotoContent.maxSide` or `PhotoContent.maxPixels`.
+    case imageTooLarge(name: String, width: Int, height: Int)
 
     // Manifest and checksum.
     case manifestInvalid(field: String, reason: String)

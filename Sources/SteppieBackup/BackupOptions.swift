@@ -3,7 +3,7 @@
 /// data.json 336 MiB, 60 photos). docs/backup.md says why each value was chosen.
 public struct BackupLimits: Sendable, Equatable {
     /// Largest photo, 5 MiB as in the contract.
-    public var maxAssetBytes: UInt64 = 5 << 20
+    public var maxAssetBytes = UInt64(PhotoContent.maxBytes)
     /// Largest data.json.
     public var maxDataBytes: UInt64 = 512 << 20
     /// Largest manifest.json.

@@ -40,8 +40,10 @@ public final class HTTPServer: @unchecked Sendable {
     let webDirectory: URL
     /// Routine photos (`<database folder>/assets`, as backups keep them).
     let photosDirectory: URL?
-    /// `Host` values accepted (DNS rebinding: a page from another name is refused).
-    private(set) var allowedHosts: Set<String> = []
+    /// `Host` values accepted (DNS rebinding: a page from another name is refused). Filled once,
+    /// before the daemon's first thread runs, and read by every request thread.
+    private let hosts = Mutex<Set<String>>([])
+    var allowedHosts: Set<String> { hosts.withLock { $0 } }
     /// The guardian pages (nil: not served).
     let guardian: GuardianWeb?
     /// Runs a press on the service's thread: (child id, op, version seen) → (status, JSON).
@@ -90,22 +92,38 @@ public final class HTTPServer: @unchecked Sendable {
             certificate = UnsafePointer(c)
             key = UnsafePointer(k)
         }
+        // Bound here, not by the daemon: with port 0 the port (part of every accepted `Host`) is
+        // known only after binding, and the allow-list must be whole before a thread can answer.
+        var bound: UInt16 = 0
+        let listening = chttp_listen(address, port, &bound)
+        guard listening >= 0 else {
+            let code = errno
+            freeTLSStrings()
+            throw ServiceError.httpUnavailable(address: Self.hostPort(address, port), errno: code)
+        }
+        defer { close(listening) }
+        port = bound
+        hosts.withLock { $0 = Self.acceptedHosts(mode: mode, address: address, names: hostNames, port: bound) }
         // 64 connections, 32 per address, 30 s of silence closes one (slow clients), 64 KiB of
         // headers and buffers per connection.
-        guard let d = chttp_start(address, port, 64, 32, 30, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque(),
+        guard let d = chttp_start(listening, 64, 32, 30, 64 * 1024, handler, Unmanaged.passUnretained(self).toOpaque(),
                                   completed, nil, certificate, key) else {
             let code = errno
             freeTLSStrings()
             throw ServiceError.httpUnavailable(address: Self.hostPort(address, port), errno: code)
         }
         daemon = d
-        port = chttp_port(d)
+    }
+
+    /// The `Host` values a server on `address`:`port` answers to.
+    static func acceptedHosts(mode: Mode, address: String, names: [String], port: UInt16) -> Set<String> {
         switch mode {
         case .kiosk:
-            allowedHosts = ["\(Self.bracketed(address)):\(port)", "localhost:\(port)"]
-            if address == "127.0.0.1" || address == "::1" { allowedHosts.formUnion(["127.0.0.1:\(port)", "[::1]:\(port)"]) }
+            var hosts: Set<String> = ["\(bracketed(address)):\(port)", "localhost:\(port)"]
+            if address == "127.0.0.1" || address == "::1" { hosts.formUnion(["127.0.0.1:\(port)", "[::1]:\(port)"]) }
+            return hosts
         case .guardianLAN:
-            allowedHosts = Set(([address] + hostNames).map { "\(Self.bracketed($0).lowercased()):\(port)" })
+            return Set(([address] + names).map { "\(bracketed($0).lowercased()):\(port)" })
         }
     }
 
@@ -352,7 +370,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func file(_ c: OpaquePointer, _ relative: String, in directory: URL? = nil) -> MHD_Result {
         let url = (directory ?? webDirectory).appendingPathComponent(relative)
-        guard let data = try? Data(contentsOf: url), data.count < 4 << 20 else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
+        // The photo limit is the one the guardian pages and backups accept, so a photo they took is
+        // never the child's fallback; the page's own files are far smaller.
+        guard let data = try? Data(contentsOf: url), data.count <= GuardianWeb.maxPhotoBytes else { return reply(c, 404, json: "{\"error\":\"not found\"}") }
         let type: String
         switch url.pathExtension {
         case "html": type = "text/html; charset=utf-8"

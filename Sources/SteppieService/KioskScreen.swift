@@ -38,6 +38,9 @@ public struct KioskScreen: Sendable, Equatable {
     public var waitingUntil: String?
     public var intensity: String
     public var labels: [String: String]
+    /// Why the last tap changed nothing, when a save failed (`saveFailed`, `undoFailed`): the
+    /// page shows the gentle "not saved" words, as the terminal and the socket say it.
+    public var notice: String?
     /// Changes with every published state (pages send it back with a tap).
     public var version: Int
 
@@ -75,7 +78,7 @@ public struct KioskScreen: Sendable, Equatable {
         else if state.undo != nil { screen = "undo" }
         else if state.isAllDone { screen = "allDone" }
         else { screen = "current" }
-        let keys = ["done", "undo", "next", "allDone", "waiting", "empty", "reconnecting", "progress", "doneHint", "list"]
+        let keys = ["done", "undo", "next", "allDone", "waiting", "empty", "reconnecting", "progress", "doneHint", "list", "notSaved"]
         var labels: [String: String] = [:]
         for key in keys {
             labels[key] = text("kiosk." + key, ["time": waiting ?? "", "completed": String(state.shownCompleted),
@@ -84,7 +87,16 @@ public struct KioskScreen: Sendable, Equatable {
         return KioskScreen(child: ChildInfo(id: child.id.lowercased, name: child.displayName, locale: locale), screen: screen,
                            completed: state.shownCompleted, total: state.plan.total, items: items, focus: focus,
                            undoDeadline: state.undo?.deadline, undoSeconds: state.undoDurationSeconds, waitingUntil: waiting,
-                           intensity: child.profile.intensity.rawValue, labels: labels, version: version)
+                           intensity: child.profile.intensity.rawValue, labels: labels, notice: notice(state.notice), version: version)
+    }
+
+    /// The notices a page shows: only a save that failed (a refused undo is the ring's to show).
+    static func notice(_ notice: ChildModeState.Notice?) -> String? {
+        switch notice {
+        case .saveFailed?: "saveFailed"
+        case .undoFailed?: "undoFailed"
+        default: nil
+        }
     }
 
     /// The JSON the page reads, with the undo countdown as of `now`.
@@ -94,10 +106,11 @@ public struct KioskScreen: Sendable, Equatable {
         struct Wire: Encodable {
             var child: ChildInfo; var screen: String; var progress: Progress; var items: [Card]; var focus: Card?
             var undo: Undo?; var waitingUntil: String?; var intensity: String; var version: Int; var labels: [String: String]
+            var notice: String?
         }
         let undo = undoDeadline.map { Undo(secondsLeft: max(0, $0.timeIntervalSince(now)), totalSeconds: undoSeconds) }
         let wire = Wire(child: child, screen: screen, progress: Progress(completed: completed, total: total), items: items, focus: focus,
-                        undo: undo, waitingUntil: waitingUntil, intensity: intensity, version: version, labels: labels)
+                        undo: undo, waitingUntil: waitingUntil, intensity: intensity, version: version, labels: labels, notice: notice)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(wire)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -44,6 +44,9 @@ extension ServiceHost {
         case "undo": runtime.undo()
         default: runtime.next()
         }
+        // The page shows "not saved" from the screen's notice; whoever looks after the device
+        // reads it here (the fault logged just before says why).
+        if KioskScreen.notice(runtime.state.notice) != nil { log(.tapNotSaved(child: runtime.child.displayName, action: op)) }
         publishScreens()
         return (200, published[id]?.json(now: clock.now()) ?? "{}")
     }

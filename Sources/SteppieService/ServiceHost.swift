@@ -33,6 +33,8 @@ public enum ServiceLogEntry: Equatable, Sendable {
     /// The force-feedback device in use was unplugged; it is opened again when it is back.
     case rumbleUnplugged(path: String)
     case fault(child: String, reason: String)
+    /// A tap on the child's page was not saved (`done`, `undo`, `next`); the page says so.
+    case tapNotSaved(child: String, action: String)
     case peerRefused(uid: UInt32)
     case stopping
 }

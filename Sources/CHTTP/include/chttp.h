@@ -8,12 +8,18 @@
 // libmicrohttpd's start function and its option list are variadic, and the C structs of the
 // socket address are easier to fill here: one non-variadic entry point for Swift.
 
-/// Starts a daemon on `address` (IPv4 dotted or IPv6) and `port`, one thread per connection (the
-/// event stream blocks), with the given connection limits; `completed` is called when a request
-/// ends (to free its state). With a PEM certificate and key the daemon speaks HTTPS only (GnuTLS
-/// inside libmicrohttpd); with NULL for both, plain HTTP. Returns NULL on failure (errno kept;
-/// ENOTSUP when libmicrohttpd was built without TLS).
-struct MHD_Daemon *chttp_start(const char *address, uint16_t port, unsigned int max_connections,
+/// A listening TCP socket on `address` (IPv4 dotted or IPv6) and `port` (0: any free one), its
+/// port in `bound_port`: bound before any server thread exists, so the names a server answers to
+/// (which carry the port) are known before its first request. -1 on failure, errno kept.
+int chttp_listen(const char *address, uint16_t port, uint16_t *bound_port);
+
+/// Starts a daemon on the listening socket `listen_fd` (which the caller still closes: the daemon
+/// works on its own copy), one thread per connection (the event stream blocks), with the given
+/// connection limits; `completed` is called when a request ends (to free its state). With a PEM
+/// certificate and key the daemon speaks HTTPS only (GnuTLS inside libmicrohttpd); with NULL for
+/// both, plain HTTP. Returns NULL on failure (errno kept; ENOTSUP when libmicrohttpd was built
+/// without TLS).
+struct MHD_Daemon *chttp_start(int listen_fd, unsigned int max_connections,
                                unsigned int max_per_ip, unsigned int timeout_seconds, size_t memory_limit,
                                MHD_AccessHandlerCallback handler, void *handler_cls,
                                MHD_RequestCompletedCallback completed, void *completed_cls,

@@ -136,7 +136,8 @@ struct ArchiveLoader {
         return out
     }
 
-    /// Reads a photo entry whole (at most `limit` bytes) and refuses it unless it is a JPEG or PNG image.
+    /// Reads a photo entry whole (at most `limit` bytes) and refuses it unless it is a JPEG or PNG image
+    /// within `PhotoContent`'s size in pixels.
     static func photo(_ zip: ZipReader, _ entry: ZipEntryInfo, limit: UInt64, budget: ReadBudget?) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(Int(min(entry.size, limit)))
@@ -144,7 +145,10 @@ struct ArchiveLoader {
             try budget?.add(chunk.count)
             out.append(contentsOf: chunk)
         }
-        guard PhotoContent.recognise(out) != nil else { throw BackupError.notAnImage(name: Validator.printable(entry.name)) }
+        guard let kind = PhotoContent.recognise(out) else { throw BackupError.notAnImage(name: Validator.printable(entry.name)) }
+        guard kind.fitsLimits else {
+            throw BackupError.imageTooLarge(name: Validator.printable(entry.name), width: kind.width, height: kind.height)
+        }
         return out
     }
 

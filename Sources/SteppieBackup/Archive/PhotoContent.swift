@@ -6,6 +6,24 @@ public enum PhotoContent: Equatable, Sendable {
     case jpeg(width: Int, height: Int)
     case png(width: Int, height: Int)
 
+    /// Largest photo file, 5 MiB as in the contract: what the guardian pages accept, a backup
+    /// may carry and the child's page is served (one value, so none refuses what another took).
+    public static let maxBytes = 5 << 20
+    /// Longest side in pixels. A phone's 12 MP photo is 4032 × 3024; browsers and small GPUs
+    /// start to struggle with textures past 8192 (docs/guardian-web.md, "Photos").
+    public static let maxSide = 8192
+    /// Most pixels (40 MP): decoded as RGBA that is 160 MiB in the kiosk's browser, which a
+    /// small device can hold once; a few hand-made bytes may otherwise claim 30 000 × 30 000.
+    public static let maxPixels = 40_000_000
+
+    public var width: Int { switch self { case .jpeg(let w, _), .png(let w, _): w } }
+    public var height: Int { switch self { case .jpeg(_, let h), .png(_, let h): h } }
+
+    /// Whether the image's size in pixels is within `maxSide` and `maxPixels`.
+    public var fitsLimits: Bool {
+        width <= Self.maxSide && height <= Self.maxSide && width * height <= Self.maxPixels
+    }
+
     /// What `bytes` is, or nil when it is not a JPEG or PNG image with a non-zero size.
     public static func recognise(_ bytes: UnsafeRawBufferPointer) -> PhotoContent? {
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return jpeg(bytes) }

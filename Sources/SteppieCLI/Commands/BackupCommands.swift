@@ -2,6 +2,7 @@ import CTerminal
 import Foundation
 import SteppieBackup
 import SteppieCore
+import SteppieFiles
 import SteppieSecurity
 import SteppieStore
 
@@ -12,8 +13,11 @@ enum BackupCommands {
     static func create(_ c: Context) throws -> Int32 {
         let store = try c.store()
         let now = c.now
-        let destination = URL(fileURLWithPath: c.invocation.value("--out")
-            ?? BackupCreator.defaultFileName(at: now, in: store.timeZone))
+        let name = BackupCreator.defaultFileName(at: now, in: store.timeZone)
+        var path = c.invocation.value("--out") ?? name
+        // A folder (a USB stick's, say) gets the default name inside it, as docs/backup.md says.
+        if OwnerOnly.kind(of: path) == .directory { path += (path.hasSuffix("/") ? "" : "/") + name }
+        let destination = URL(fileURLWithPath: path)
         let report = try BackupCreator(appVersion: appVersion, timeZone: store.timeZone)
             .create(store: store, assetsDirectory: BackupCreator.assetsDirectory(forDatabase: store.path),
                     destination: destination, at: now, progress: progress(c))

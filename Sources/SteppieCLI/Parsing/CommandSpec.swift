@@ -23,6 +23,9 @@ public struct OptionSpec: Sendable, Equatable {
         case outputFile
         /// A folder the command writes into: an existing target must be a folder.
         case outputFolder
+        /// A file the command writes, or a folder it writes its default file name into: an
+        /// existing target must be a regular file or a folder.
+        case outputFileOrFolder
         /// The database: an existing target must be a regular file.
         case database
     }

@@ -3,7 +3,7 @@ extension CommandTree {
     static let backupArea: [CommandSpec] = [
         CommandSpec("backup", abstract: "cli.backup.abstract", subcommands: [
             CommandSpec("create", abstract: "cli.backup.create.abstract",
-                        options: [.value("--out", "FILE", help: "cli.option.backupOut", kind: .outputFile), json]),
+                        options: [.value("--out", "FILE|FOLDER", help: "cli.option.backupOut", kind: .outputFileOrFolder), json]),
             CommandSpec("verify", abstract: "cli.backup.verify.abstract", options: [json],
                         positionals: [PositionalSpec("FILE", help: "cli.argument.backupFile")]),
             CommandSpec("restore", abstract: "cli.backup.restore.abstract",

@@ -141,6 +141,8 @@ public struct Parser: Sendable {
                     if found != .directory { throw .unusablePath(option: spec.name, .notDirectory(path: value, kind: found)) }
                 case .outputFile, .database:
                     if found != .regular { throw .unusablePath(option: spec.name, .notRegularFile(path: value, kind: found)) }
+                case .outputFileOrFolder:
+                    if found != .regular && found != .directory { throw .unusablePath(option: spec.name, .notRegularFile(path: value, kind: found)) }
                 case .text: break
                 }
             }

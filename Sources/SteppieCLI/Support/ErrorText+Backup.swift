@@ -24,6 +24,9 @@ extension ErrorText {
         case .tooManyEntries(let count, let limit): return t("cli.backup.error.tooMany", ["count": String(count), "limit": String(limit)])
         case .totalTooLarge(let size, let limit): return t("cli.backup.error.totalTooLarge", ["size": String(size), "limit": String(limit)])
         case .notAnImage(let name): return t("cli.backup.error.notAnImage", ["name": name])
+        case .imageTooLarge(let name, let width, let height):
+            return t("cli.backup.error.imageTooLarge", ["name": name, "width": String(width), "height": String(height),
+                                                        "side": String(PhotoContent.maxSide), "megapixels": String(PhotoContent.maxPixels / 1_000_000)])
         case .jsonTooDeep(let name, let limit): return t("cli.backup.error.jsonTooDeep", ["name": name, "limit": String(limit)])
         case .jsonStringTooLong(let name, let offset, let limit):
             return t("cli.backup.error.jsonStringTooLong", ["name": name, "offset": String(offset), "limit": String(limit)])

@@ -62,6 +62,7 @@ extension ErrorText {
         case .hapticOutputFailed(let e): return t("service.log.hapticFailed", ["reason": feedback(e, t)])
         case .rumbleUnplugged(let path): return t("service.log.rumbleUnplugged", ["path": path])
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
+        case .tapNotSaved(let child, let action): return t("service.log.tapNotSaved", ["child": child, "action": action])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
         case .stopping: return t("service.log.stopping")
         }

@@ -72,7 +72,8 @@ extension GuardianWeb {
             case let e as FormError:
                 return PageError(field: e.field, message: t(e.key, ["field": fieldLabel(e.field)].merging(e.arguments) { a, _ in a }))
             default:
-                return PageError(field: nil, message: t("web.error.failed", ["reason": String(describing: error)]))
+                // In the guardian's words: the value itself (paths, SQL) goes to the service's log.
+                return PageError(field: nil, message: t("web.error.failed", ["reason": failureReason(error)]))
             }
         }
 

@@ -172,7 +172,8 @@ extension GuardianWeb {
     /// Why an archive was refused, in the page's language where the reason is known.
     private func backupReason(_ r: Request, _ error: any Error) -> String {
         if case BackupError.childRequired? = error as? BackupError { return r.t("web.backup.chooseChild") }
-        if let e = error as? BackupError { return r.t("web.backup.damaged", ["detail": Validator.printable(String(describing: e))]) }
+        // What is wrong, in a few words: never the upload's path or the error's Swift value.
+        if let e = error as? BackupError { return r.failureReason(e) }
         return r.pageError(error).message
     }
 }

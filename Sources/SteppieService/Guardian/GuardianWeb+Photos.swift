@@ -5,7 +5,7 @@ import SteppieFiles
 
 /// Routine photos from the routine form: recognised by content, kept owner-only beside the database.
 extension GuardianWeb {
-    /// A photo from the form, checked by content (JPEG or PNG, ≤ 5 MiB) and kept owner-only in the
+    /// A photo from the form, checked by content (JPEG or PNG, ≤ 5 MiB, ≤ 8192 px a side and 40 MP) and kept owner-only in the
     /// photos folder under a new `routine-photo-<id>` name; nil when the form had none.
     func savePhoto(_ r: Request) throws -> (icon: IconRef, path: String)? {
         guard let file = r.web.files["photo"], !file.bytes.isEmpty else { return nil }
@@ -13,6 +13,11 @@ extension GuardianWeb {
             throw FormError(field: "photo", key: "web.error.photoSize", arguments: ["mib": String(Self.maxPhotoBytes >> 20)])
         }
         guard let kind = PhotoContent.recognise(file.bytes) else { throw FormError(field: "photo", key: "web.error.photoKind") }
+        guard kind.fitsLimits else {
+            throw FormError(field: "photo", key: "web.error.photoPixels",
+                            arguments: ["width": String(kind.width), "height": String(kind.height), "side": String(PhotoContent.maxSide),
+                                        "megapixels": String(PhotoContent.maxPixels / 1_000_000)])
+        }
         guard let dir = config.photosDirectory else { throw FormError(field: "photo", key: "web.error.photoFolder") }
         let id = UUID().lowercased
         let ext: String = { if case .png = kind { return "png" }; return "jpg" }()
@@ -30,7 +35,7 @@ extension GuardianWeb {
                 throw error
             }
         } catch {
-            throw FormError(field: "photo", key: "web.error.photoWrite", arguments: ["reason": String(describing: error)])
+            throw FormError(field: "photo", key: "web.error.photoWrite", arguments: ["reason": r.failureReason(error)])
         }
         return (.photo(localAssetId: id, backupAssetName: name), path)
     }

@@ -16,8 +16,8 @@ import Synchronization
 /// the service's engine through `Config.play`.
 public final class GuardianWeb: Sendable {
     public static let cookieName = "steppie_guardian"
-    /// A routine photo's largest size.
-    public static let maxPhotoBytes = 5 << 20
+    /// A routine photo's largest size: the one limit of the pages, backups and the kiosk's files.
+    public static let maxPhotoBytes = PhotoContent.maxBytes
     /// A backup upload's largest size (backups themselves are capped at 2 GiB; uploads from a
     /// browser go to memory, so they are held smaller).
     public static let maxRestoreBytes = 256 << 20
@@ -46,6 +46,11 @@ public final class GuardianWeb: Sendable {
         /// The guardian pages on the home network (`--guardian-lan`): their address and the
         /// certificate's SHA-256 fingerprint, shown on the home page of the kiosk's pages.
         public var lan: (url: String, fingerprint: String)?
+        /// Where a failure's whole description goes (the service's log, standard error); the
+        /// pages themselves say only its kind.
+        public var report: @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data(("steppie serve: " + line + "\n").utf8))
+        }
 
         public init(databasePath: String, timeZone: TimeZone, localizer: Localizer, secureClock: any SecureClock,
                     clock: any WallClock, defaultLocale: String, photosDirectory: URL?, secureCookies: Bool = false,
@@ -318,7 +323,7 @@ public final class GuardianWeb: Sendable {
     /// A routine photo for these pages (behind the session, so it works on the home network too).
     private func photo(_ r: Request, name: String) -> WebResponse {
         guard (try? Validator.photoAssetName(name)) != nil, let dir = config.photosDirectory,
-              let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path), data.count <= 2 * Self.maxPhotoBytes,
+              let data = FileManager.default.contents(atPath: dir.appendingPathComponent(name).path), data.count <= Self.maxPhotoBytes,
               let kind = PhotoContent.recognise(Array(data)) else { return notFound(r) }
         let type: String = { if case .png = kind { return "image/png" }; return "image/jpeg" }()
         return WebResponse(status: 200, contentType: type, body: Array(data))

@@ -1,0 +1,106 @@
+import Foundation
+import SteppieCore
+@testable import SteppieService
+import Synchronization
+import Testing
+
+/// The `Host` allow-list is complete before the server's first thread runs (issue 24, class 10):
+/// a request that reaches the socket the moment it listens is answered, never 421 for a correct
+/// `Host`. In process, so a client can knock in the very instant the socket starts listening.
+@Suite(.serialized) struct HostAllowListTests {
+    /// A free loopback port (bound and given back; the server binds it again at once).
+    static func freePort() -> UInt16? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        return bound ? UInt16(bigEndian: addr.sin_port) : nil
+    }
+
+    static func server(port: UInt16) -> HTTPServer {
+        let board = StateBoard(clock: ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000)))
+        return HTTPServer(address: "127.0.0.1", port: port, webDirectory: URL(fileURLWithPath: "/nonexistent"), photosDirectory: nil,
+                          board: board, bridge: ServiceBridge(), press: { _, _, _ in (200, "{}") })
+    }
+
+    static var openDescriptors: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+
+    @Test func theFirstRequestAfterListeningIsNeverMisdirected() throws {
+        let rounds = Int(ProcessInfo.processInfo.environment["STEPPIE_HOST_ROUNDS"] ?? "") ?? 150
+        var statuses: [Int: Int] = [:]
+        let descriptorsBefore = Self.openDescriptors
+        for _ in 0..<rounds {
+            let port = try #require(Self.freePort())
+            let knock = Knock()
+            // The client knocks in a tight loop and sends the moment the socket accepts: the
+            // connection is queued as soon as the server listens, before `start` returns.
+            let client = Thread {
+                while !knock.stop.load(ordering: .relaxed) {
+                    guard let fd = KioskHTTPTests.connectLoopback(port, timeout: 5) else { continue }
+                    defer { close(fd) }
+                    let text = "GET /api/children HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+                    let bytes = Array(text.utf8)
+                    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    var data = [UInt8]()
+                    var buf = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                        if n <= 0 { break }
+                        data += buf[0..<n]
+                    }
+                    knock.answer.withLock { $0 = KioskHTTPTests.parse(data)?.status ?? -1 }
+                    return
+                }
+            }
+            client.start()
+            let server = Self.server(port: port)
+            try server.start()
+            #expect(server.port == port)
+            let got = knock.waitUntilAnswered()
+            knock.stop.store(true, ordering: .relaxed)
+            server.stop()
+            statuses[got ?? 0, default: 0] += 1
+        }
+        print("host allow-list: \(rounds) starts, first answers \(statuses.sorted { $0.key < $1.key })")
+        #expect(statuses[421] == nil, "a correct Host was answered 421: \(statuses)")
+        #expect(statuses == [200: rounds], "\(statuses)")
+        // Each start's listening socket is closed by its stop.
+        #expect(Self.openDescriptors <= descriptorsBefore + 2, "descriptors \(descriptorsBefore) -> \(Self.openDescriptors)")
+    }
+
+    @Test func aPortInUseIsRefusedAndPortZeroGetsARealOne() throws {
+        let first = Self.server(port: 0)
+        try first.start()
+        defer { first.stop() }
+        #expect(first.port != 0)
+        let second = Self.server(port: first.port)
+        #expect(throws: ServiceError.self) { try second.start() }
+        // The first still answers with its own address in `Host`.
+        let r = KioskHTTPTests.request(first.port, "GET /api/children HTTP/1.1\r\nHost: 127.0.0.1:\(first.port)\r\nConnection: close\r\n\r\n")
+        #expect(r?.status == 200)
+        let wrong = KioskHTTPTests.request(first.port, "GET /api/children HTTP/1.1\r\nHost: evil.example:\(first.port)\r\nConnection: close\r\n\r\n")
+        #expect(wrong?.status == 421)
+    }
+}
+
+/// What the knocking client found, shared with the test's thread.
+final class Knock: Sendable {
+    let answer = Mutex<Int?>(nil)
+    let stop = Atomic<Bool>(false)
+
+    /// The status of the client's answer, waited for with a deadline (nil: none came).
+    func waitUntilAnswered() -> Int? {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let got = answer.withLock({ $0 }) { return got }
+            usleep(1_000)
+        }
+        return nil
+    }
+}
