@@ -526,7 +526,8 @@
       cancel();
       timer = window.setTimeout(function () {
         timer = null;
-        window.location.href = '/guardian/?lang=' + encodeURIComponent(document.documentElement.lang || 'ko');
+        // The gate ends any guardian session this browser still has: the hold always asks for the PIN.
+        window.location.href = '/guardian/gate?lang=' + encodeURIComponent(document.documentElement.lang || 'ko');
       }, 3000);
     });
     ['pointerup', 'pointercancel', 'pointerleave'].forEach(function (name) { target.addEventListener(name, cancel); });

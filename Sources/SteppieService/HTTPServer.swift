@@ -448,6 +448,9 @@ extension GuardianWeb {
     /// HTTP server lets only signed-in browsers send bodies over the text limit.
     func isSignedIn(_ token: String?) -> Bool {
         let now = config.secureClock.now()
-        return inner.withLock { $0.sessions.use(token, at: now) != nil }
+        return inner.withLock { inner in
+            let generation = (try? inner.store.pinGeneration()) ?? nil
+            return inner.sessions.use(token, at: now, pinGeneration: generation) != nil
+        }
     }
 }

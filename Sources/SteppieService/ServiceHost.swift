@@ -1,5 +1,6 @@
 import CSocket
 import Foundation
+import SteppieBackup
 import SteppieChildMode
 import SteppieCore
 import SteppieFeedback
@@ -34,6 +35,9 @@ public enum ServiceLogEntry: Equatable, Sendable {
     case rumbleUnplugged(path: String)
     case fault(child: String, reason: String)
     case peerRefused(uid: UInt32)
+    /// A restore killed before this start was finished (it had committed) or undone (it had not),
+    /// so the photo folder matches the database again.
+    case restoreRepaired(finished: Int, undone: Int)
     case stopping
 }
 
@@ -179,6 +183,11 @@ public final class ServiceHost {
         }
         listenFD = csocket_listen(socketPath, 64)
         guard listenFD >= 0 else { throw ServiceError.system(operation: "listen", errno: errno) }
+        // A restore killed mid-way (the pages' or another process's) left photos that may not match
+        // the database: finish or undo it before anything reads them.
+        let assets = httpConfig?.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: databasePath)
+        let repaired = Restorer.recover(store: store, assetsDirectory: assets, at: clock.now())
+        if repaired.finished + repaired.undone > 0 { log(.restoreRepaired(finished: repaired.finished, undone: repaired.undone)) }
         rescan(now: Monotonic.seconds())
         publishScreens()
         reloadButtons()

@@ -122,12 +122,23 @@ struct GuardianWebMoreTests {
         let token = try #require(staged.text.range(of: "name=\"upload\" value=\"").map { String(staged.text[$0.upperBound...].prefix(32)) })
         #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": String(repeating: "0", count: 32)]).status == 409)
         #expect(try f.dump() == before)
-        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token]).status == 303)
+        // The confirmation says what happens to the PIN (this device's backup: its PIN comes back)
+        // and asks for it: none, a malformed one or a wrong one restores nothing, and the upload waits.
+        #expect(staged.text.contains("data-pin-change=\"replaced\"") && staged.text.contains("id=\"restore-pin\""), "\(staged.text)")
+        let noPin = f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token])
+        #expect(noPin.status == 400 && noPin.text.contains("data-error-field=\"pin\"") && noPin.text.contains("data-restore=\"pending\""))
+        let wrong = f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token, "pin": "1111"])
+        #expect(wrong.status == 401 && wrong.text.contains("data-error-field=\"pin\"") && wrong.text.contains("aria-invalid=\"true\""))
+        // Only the backoff's count moved (the failure is counted, as on the sign-in page).
+        func rows(_ dump: String) -> [Substring] { dump.split(separator: "\n").filter { !$0.contains("INSERT INTO device_settings") } }
+        #expect(try rows(f.dump()) == rows(before))
+        #expect(try f.store.guardianState().failedAttempts == 1)
+        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token, "pin": GuardianWebFixture.pin]).status == 303)
         #expect(try f.store.children().map(\.displayName) == ["Mina"])
         // Nothing is left waiting: the page offers a new upload, and the old token is refused.
         let after = f.get("/guardian/backup", cookie: cookie)
         #expect(after.text.contains("data-screen=\"backup\"") && after.text.contains("role=\"status\""))
-        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token]).status == 409)
+        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token, "pin": GuardianWebFixture.pin]).status == 409)
         // The staged upload is gone.
         let uploads = (try? FileManager.default.contentsOfDirectory(atPath: f.directory + "/.steppie-uploads")) ?? []
         #expect(uploads.isEmpty, "\(uploads)")

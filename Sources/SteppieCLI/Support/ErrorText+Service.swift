@@ -63,6 +63,8 @@ extension ErrorText {
         case .rumbleUnplugged(let path): return t("service.log.rumbleUnplugged", ["path": path])
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
+        case .restoreRepaired(let finished, let undone):
+            return t("service.log.restoreRepaired", ["finished": String(finished), "undone": String(undone)])
         case .stopping: return t("service.log.stopping")
         }
     }

@@ -25,7 +25,7 @@ extension GuardianWeb {
         body += "<form method=\"post\" action=\"/guardian/backup/create\" data-form=\"backup-create\">\(r.csrf)"
         body += "<button type=\"submit\">\(esc(r.t("web.backup.downloadButton")))</button></form></section>"
         if let pending {
-            body += confirmation(r, pending)
+            body += confirmation(r, pending, error: error)
         } else {
             body += "<section aria-labelledby=\"restore-h\"><h2 id=\"restore-h\">\(esc(r.t("web.backup.restore")))</h2>"
             body += "<p>\(esc(r.t("web.backup.restoreHint")))</p>"
@@ -38,7 +38,7 @@ extension GuardianWeb {
     }
 
     /// What a restore would replace, named: the device's children and sets now, then the backup's.
-    private func confirmation(_ r: Request, _ pending: PendingRestore) -> String {
+    private func confirmation(_ r: Request, _ pending: PendingRestore, error: PageError?) -> String {
         let plan = pending.plan
         var h = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(esc(r.t("web.backup.confirmTitle")))</h2>"
         h += "<p>\(esc(r.t("web.backup.from", ["platform": r.t("cli.backup.platform.\(plan.sourcePlatform.rawValue)"), "created": r.dateTime(iso: plan.createdAt)])))</p>"
@@ -68,9 +68,17 @@ extension GuardianWeb {
         case .carried?, nil: nil   // `carried` needs a plan without the device's count; never here
         }
         if let schedules { h += "<p data-count=\"schedules\">\(esc(schedules))</p>" }
-        if plan.needsNewPin { h += "<p class=\"locked\">\(esc(r.t("web.backup.needsPin")))</p>" }
+        // What happens to the guardian PIN, said before it happens.
+        h += "<p class=\"pin-change\" data-pin-change=\"\(Self.pinChange(plan).rawValue)\">\(esc(r.t("web.backup.pin.\(Self.pinChange(plan).rawValue)")))</p>"
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
+        // The PIN again, as the command line asks for it: a session left open is not enough to
+        // replace everything on the device.
+        let wrong = error?.field == "pin"
+        h += "<p><label for=\"restore-pin\">\(esc(r.t("web.backup.pinLabel")))</label>"
+        h += "<input id=\"restore-pin\" name=\"pin\" type=\"password\" inputmode=\"numeric\" autocomplete=\"current-password\" maxlength=\"12\" required"
+        h += wrong ? " aria-invalid=\"true\" aria-describedby=\"form-error\">" : ">"
+        h += "</p>"
         if phone {
             let active = children.filter { $0.archivedAt == nil }
             h += "<p><label for=\"restore-child\">\(esc(r.t("web.backup.intoChild")))</label><select id=\"restore-child\" name=\"child\">"
@@ -131,11 +139,53 @@ extension GuardianWeb {
         }
     }
 
-    /// Step 2: the archive confirmed on the page is restored, all or nothing.
+    /// What a restore does to the device's guardian PIN.
+    enum PinChange: String {
+        /// A phone backup into one child: the device's PIN stays.
+        case kept
+        /// A Linux backup with a PIN: the backup's PIN and recovery code replace the device's.
+        case replaced
+        /// A Linux backup without a PIN, or a phone backup of the whole device: none afterwards.
+        case none
+    }
+
+    static func pinChange(_ plan: RestorePlan) -> PinChange {
+        if plan.scope?.kind == .child || plan.sourcePlatform != .linux { return plan.needsNewPin ? .none : .kept }
+        return plan.needsNewPin ? .none : .replaced
+    }
+
+    /// The PIN typed on the confirmation, checked under this origin's backoff; nil when accepted,
+    /// else the page to show (the upload stays waiting).
+    private func checkPin(_ r: Request, _ staged: PendingRestore) -> WebResponse? {
+        let pin = r.web.form["pin"] ?? ""
+        guard (try? Validator.pin(pin)) != nil else {
+            return backupPage(r, status: 400, error: PageError(field: "pin", message: r.t("web.signIn.pinForm")), pending: staged)
+        }
+        do {
+            let hasher = try PasswordHasher()
+            switch try r.store.attemptUnlock(at: config.secureClock.now(), startsSession: false, origin: r.origin, verify: { hasher.verify(pin, against: $0) }) {
+            case .accepted, .notSet:
+                return nil
+            case .rejected(let failures, let lock):
+                let message = lock.map { r.t("web.signIn.wrongLocked", ["count": String(failures), "seconds": String(Int($0.rounded(.up)))]) }
+                    ?? r.t("web.signIn.wrong", ["count": String(failures)])
+                return backupPage(r, status: 401, error: PageError(field: "pin", message: message), pending: staged)
+            case .lockedOut(let left):
+                return backupPage(r, status: 429, error: PageError(field: "pin", message: r.t("web.signIn.locked", ["seconds": String(Int(left.rounded(.up)))])),
+                                  pending: staged)
+            }
+        } catch {
+            return backupPage(r, status: 500, error: r.pageError(error), pending: staged)
+        }
+    }
+
+    /// Step 2: the archive confirmed on the page, with the guardian PIN typed again, is restored,
+    /// all or nothing.
     func confirmRestore(_ r: inout Request, pending: inout PendingRestore?) -> WebResponse {
         guard let staged = pending, let token = r.web.form["upload"], Secrets.equalInConstantTime(token, staged.token) else {
             return backupPage(r, status: 409, error: PageError(field: nil, message: r.t("web.backup.expired")))
         }
+        if let refused = checkPin(r, staged) { return refused }
         defer { discard(&pending) }
         do {
             let chosen = (r.web.form["child"] ?? "").isEmpty ? nil : r.web.form["child"]
@@ -150,6 +200,8 @@ extension GuardianWeb {
                          assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                          at: r.now, confirm: { $0.checksum == staged.plan.checksum })
             r.nextNotice = r.t("web.backup.restored", ["routines": String(report.plan.counts.routines), "logs": String(report.plan.counts.dailyLogs)])
+            if Self.pinChange(staged.plan) == .replaced { r.nextNotice = (r.nextNotice ?? "") + " " + r.t("web.backup.restoredPin") }
+            r.pinReplaced = true
             return .seeOther("/guardian/")
         } catch {
             return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))
