@@ -133,6 +133,37 @@ import SteppieCore
         }
     }
 
+    @Test func migrationV7KeepsTheDevicesBackoffAndAddsTheNetworksAndTheRestoreJournal() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-v6-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("steppie.db").path
+        // A database as version 6 of the program left it: a PIN and three failures at the device.
+        do {
+            let db = try Connection(path: path)
+            try Migrator(Array(Schema.migrations.prefix(6))).migrate(db)
+            try db.execute("""
+                INSERT INTO device_settings (id, guardian_pin_hash, failed_pin_attempts, created_at, updated_at)
+                VALUES ('singleton', '$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA', 3, '2026-03-01T07:00:00+09:00', '2026-03-01T07:00:00+09:00');
+                """)
+        }
+        let store = try Store(path: path, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
+        #expect(try Migrator().applied(store.db).last == "v7-network-backoff-photo-swaps")
+        let state = try store.guardianState()
+        #expect(state.hasPin && state.failedAttempts == 3 && state.networkFailedAttempts == 0 && state.networkLock == nil)
+        #expect(try store.photoSwaps().isEmpty)
+        // The journal takes only staging folder names, and the network's count is never negative.
+        let now = Date(timeIntervalSince1970: 1_764_547_200)
+        try store.recordPhotoSwap(staging: ".steppie-restore-abc", at: now)
+        #expect(try store.photoSwaps() == [".steppie-restore-abc"])
+        for bad in ["../assets", ".steppie-restore-", "assets", ".steppie-restore-a/b"] {
+            #expect(throws: (any Error).self) { try store.recordPhotoSwap(staging: bad, at: now) }
+        }
+        #expect(throws: (any Error).self) { try store.db.execute("UPDATE device_settings SET network_failed_pin_attempts = -1") }
+        try store.clearPhotoSwap(staging: ".steppie-restore-abc")
+        #expect(try store.photoSwaps().isEmpty)
+    }
+
     @Test func openingAnUnreachablePathFailsCleanly() {
         #expect(throws: StoreError.self) { _ = try Store(path: "/proc/steppie/nope.db", timeZone: .current) }
     }
