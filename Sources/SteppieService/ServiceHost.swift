@@ -67,6 +67,9 @@ public final class ServiceHost {
     var lastVersion = -1
     var lastScan = -Double.infinity
     var lastWatchdog = 0.0
+    var lastSessionSweep = 0.0
+    /// The guardian pages' large uploads, one ledger for the kiosk's and the home network's pages.
+    let uploads = UploadLedger()
     /// When each child's schedule was last applied (the wall clock of the routines).
     var scheduleChecked: [UUID: Date] = [:]
     /// Big buttons in use: the command line's for this run, then those stored for the device.
@@ -237,6 +240,7 @@ public final class ServiceHost {
     /// The guardian pages with "play on the device" going through the service's thread.
     private func guardianPages(_ config: GuardianWeb.Config, box: HostBox) throws -> GuardianWeb {
         var g = config
+        g.uploads = uploads   // one ledger for the device, whichever pages an upload comes through
         g.play = { [bridge] child, event, intensity in
             let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
             return result.status == 200 ? nil : result.body
@@ -361,6 +365,12 @@ public final class ServiceHost {
             reloadHaptics(now: now)
         }
         lastVersion = version
+        if now - lastSessionSweep >= 5 {
+            // Idle guardian sessions end on time, and their waiting archives with them.
+            lastSessionSweep = now
+            http?.guardian?.sweepSessions()
+            lanServer?.guardian?.sweepSessions()
+        }
         if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
             lastWatchdog = now
             notifier.watchdog()

@@ -87,8 +87,11 @@ struct GuardianWebMoreTests {
         let download = f.post("/guardian/backup/create", cookie: cookie, form: ["csrf": csrf])
         #expect(download.status == 200 && download.contentType == "application/zip")
         #expect(download.header("Content-Disposition")?.contains("attachment") == true)
+        // The archive is sent from its file (issue 24, class 9), not from memory.
+        let archive = try #require(download.file).contents()
+        #expect(download.body.isEmpty && archive.count > 0)
         let zip = URL(fileURLWithPath: f.directory + "/download.zip")
-        try Data(download.body).write(to: zip)
+        try Data(archive).write(to: zip)
         let plan = try BackupVerifier().verify(archive: zip, at: f.wall.now())
         #expect(plan.counts.children == 1 && plan.counts.routines == 6)
 
@@ -98,7 +101,7 @@ struct GuardianWebMoreTests {
         try f.store.setSchedule(childId: joon.id, entries: [ScheduleEntry(weekdays: [.monday, .tuesday], start: LocalTime(hour: 8, minute: 0)!, routineSetId: school.id)],
                                 at: f.wall.now())
         let before = try f.dump()
-        var damaged = download.body
+        var damaged = archive
         for i in stride(from: damaged.count / 3, to: damaged.count / 3 + 64, by: 1) { damaged[i] ^= 0x5A }
         let refused = f.post("/guardian/backup/restore", cookie: cookie, form: ["csrf": csrf],
                              files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: damaged)])
@@ -111,7 +114,7 @@ struct GuardianWebMoreTests {
 
         // A good one: the confirmation names what is replaced (both children now) and what comes.
         let staged = f.post("/guardian/backup/restore", cookie: cookie, form: ["csrf": csrf],
-                            files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: download.body)])
+                            files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: archive)])
         #expect(staged.status == 200 && staged.text.contains("data-screen=\"backup-confirm\""))
         #expect(staged.text.contains("Joon") && staged.text.contains("Mina") && staged.text.contains("Morning routine"))
         // When it was made, in the device's time zone, as a guardian reads it.

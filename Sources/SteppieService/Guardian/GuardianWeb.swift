@@ -46,6 +46,8 @@ public final class GuardianWeb: Sendable {
         /// The guardian pages on the home network (`--guardian-lan`): their address and the
         /// certificate's SHA-256 fingerprint, shown on the home page of the kiosk's pages.
         public var lan: (url: String, fingerprint: String)?
+        /// The device's large uploads (one ledger for every guardian page server of a service).
+        public var uploads = UploadLedger()
 
         public init(databasePath: String, timeZone: TimeZone, localizer: Localizer, secureClock: any SecureClock,
                     clock: any WallClock, defaultLocale: String, photosDirectory: URL?, secureCookies: Bool = false,
@@ -69,6 +71,17 @@ public final class GuardianWeb: Sendable {
         self.config = config
         let store = try Store(path: config.databasePath, timeZone: config.timeZone, mode: .existingOnly)
         inner = Mutex(Inner(store: store))
+        // Archives left waiting by a service that was stopped or killed: no session holds them now.
+        config.uploads.removeLeftovers(in: uploadFolder)
+    }
+
+    /// Ends the sessions whose time is up, and with them their waiting archives (the service's
+    /// loop calls this every few seconds, so an idle session's upload does not wait for the next
+    /// sign-in). Skipped when a request holds the pages (a restore can take seconds): the
+    /// service's thread never waits here.
+    public func sweepSessions() {
+        let now = config.secureClock.now()
+        _ = inner.withLockIfAvailable { $0.sessions.expire(at: now) }
     }
 
     /// Signed-in browsers now (tests).
@@ -130,6 +143,7 @@ public final class GuardianWeb: Sendable {
         if r.web.method == "POST" {
             guard let token = r.web.form["csrf"], Secrets.equalInConstantTime(token, current.csrf) else { return forbidden(r) }
         }
+        if let refusal = r.web.uploadRefusal { return uploadRefused(r, refusal, backup: path.first == "backup") }
         let response: WebResponse
         if path.first == "backup" {
             var s = sessions.use(current.token, at: now, pinGeneration: generation) ?? current

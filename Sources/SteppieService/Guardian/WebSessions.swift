@@ -84,7 +84,7 @@ struct WebSessions {
 
     var count: Int { sessions.count }
 
-    private mutating func expire(at now: SecureInstant) {
+    mutating func expire(at now: SecureInstant) {
         for session in sessions.values where !Self.isLive(session, at: now) {
             if let path = session.restore?.path { unlink(path) }   // an upload nobody confirmed
         }
