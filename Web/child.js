@@ -59,6 +59,10 @@
   var source = null;
   var reopenTimer = 0;
   var reopenDelay = 1000;
+  var streaming = false;     // the event stream is open and delivering
+  var polling = false;       // reading the state while the stream is refused
+  var pollRun = 0;
+  var pollTimer = 0;
   var cardKey = '';
   var listKey = '';
   var ring = { deadline: 0, total: 1, frame: 0 };
@@ -404,29 +408,78 @@
     }
   }
 
+  // Takes a state from the stream or from a poll: after a (re)connect it replaces everything.
+  function accept(next) {
+    var wasLost = !connected;
+    var replaceAll = acceptAnyVersion && everConnected;
+    acceptAnyVersion = false;
+    everConnected = true;
+    setConnected(true);
+    apply(next, replaceAll);
+    if (wasLost) flushQueued();
+  }
+
+  function stopPolling() {
+    polling = false;
+    pollRun += 1; // an answer still on its way is dropped
+    if (pollTimer) { clearTimeout(pollTimer); pollTimer = 0; }
+  }
+
+  // The service answered but refused the stream (its event streams are all taken, 503): the
+  // page stays live by reading the state every 2 s and sends taps at once, while the stream is
+  // tried again gently. A poll that fails means the service is away: taps wait again.
+  function startPolling() {
+    if (polling) return;
+    polling = true;
+    poll(++pollRun);
+  }
+
+  function poll(run) {
+    pollTimer = 0;
+    function current() { return polling && run === pollRun && !streaming; }
+    fetch(api + '/state', { cache: 'no-store', credentials: 'same-origin' })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (s) {
+        if (!current()) return;
+        if (s) {
+          accept(s);
+          pollTimer = window.setTimeout(function () { poll(run); }, 2000);
+        } else {
+          polling = false;
+          setConnected(false);
+        }
+      }, function () {
+        if (!current()) return;
+        polling = false;
+        setConnected(false);
+      });
+  }
+
   function openStream() {
     if (reopenTimer) { clearTimeout(reopenTimer); reopenTimer = 0; }
     if (source) source.close();
+    streaming = false;
     source = new EventSource(api + '/events');
     source.addEventListener('state', function (event) {
       var next;
       try { next = JSON.parse(event.data); } catch (e) { return; }
-      var wasLost = !connected;
-      var replaceAll = acceptAnyVersion && everConnected;
-      acceptAnyVersion = false;
-      everConnected = true;
+      streaming = true;
+      stopPolling();
       reopenDelay = 1000;
-      setConnected(true);
-      apply(next, replaceAll);
-      if (wasLost) flushQueued();
+      accept(next);
     });
     source.addEventListener('error', function () {
-      setConnected(false);
+      streaming = false;
       // EventSource retries by itself after a network error; an HTTP error closes it for good
-      // (the service answering 404/503 while it restarts), so reopen it ourselves, gently.
+      // (the service answering 404/503 while it restarts, or 503 when its streams are all
+      // taken), so reopen it ourselves, gently, and meanwhile ask for the state.
       if (source.readyState === EventSource.CLOSED) {
         reopenTimer = window.setTimeout(openStream, reopenDelay);
         reopenDelay = Math.min(reopenDelay * 2, 8000);
+        startPolling();
+      } else {
+        stopPolling();
+        setConnected(false);
       }
     });
   }
@@ -544,7 +597,8 @@
       cancel();
       timer = window.setTimeout(function () {
         timer = null;
-        window.location.href = '/guardian/?lang=' + encodeURIComponent(document.documentElement.lang || 'ko');
+        // The gate ends any guardian session this browser still has: the hold always asks for the PIN.
+        window.location.href = '/guardian/gate?lang=' + encodeURIComponent(document.documentElement.lang || 'ko');
       }, 3000);
     });
     ['pointerup', 'pointercancel', 'pointerleave'].forEach(function (name) { target.addEventListener(name, cancel); });

@@ -35,7 +35,7 @@ LIBRARIES = {
     "zip": (["zip.h"], ["zip_"]),
 }
 # Called only from our own C (CHTTP) through looked-up pointers: variadic, so no stub is written.
-VARIADIC_FROM_C = {"MHD_start_daemon", "MHD_get_daemon_info"}
+VARIADIC_FROM_C = {"MHD_start_daemon", "MHD_get_daemon_info", "MHD_get_connection_info"}
 
 
 def soname(lib):

@@ -1,9 +1,12 @@
+#define _GNU_SOURCE  // POLLRDHUP
 #include "chttp.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <clazy.h>
@@ -111,4 +114,42 @@ uint16_t chttp_port(struct MHD_Daemon *daemon) {
 
 struct MHD_Response *chttp_response_copy(size_t size, const void *data) {
     return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
+}
+
+int chttp_connection_fd(struct MHD_Connection *connection) {
+    // Variadic in libmicrohttpd: called through the looked-up pointer, like MHD_start_daemon.
+    __typeof__(MHD_get_connection_info) *f =
+        (__typeof__(MHD_get_connection_info) *)clazy_symbol(clazy_microhttpd(), "MHD_get_connection_info");
+    const union MHD_ConnectionInfo *info = f(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+int chttp_wake_fd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+void chttp_wake(int wake_fd) {
+    uint64_t one = 1;
+    // EAGAIN means the counter is already non-zero: the waiter wakes anyway.
+    ssize_t n = write(wake_fd, &one, sizeof one);
+    (void)n;
+}
+
+int chttp_wait_peer(int connection_fd, int wake_fd, int timeout_ms) {
+    // POLLRDHUP without POLLIN: a peer that closed (FIN) or reset is seen, a peer that sends more
+    // bytes is not read (and does not make the wait spin).
+    struct pollfd fds[2] = {
+        { .fd = connection_fd, .events = POLLRDHUP, .revents = 0 },
+        { .fd = wake_fd, .events = POLLIN, .revents = 0 },
+    };
+    int n;
+    do { n = poll(fds, 2, timeout_ms); } while (n < 0 && errno == EINTR);
+    if (n < 0) return -1;
+    if (fds[0].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) return 1;
+    if (fds[1].revents & POLLIN) {
+        uint64_t count;
+        ssize_t r = read(wake_fd, &count, sizeof count);
+        (void)r;
+    }
+    return 0;
 }

@@ -33,6 +33,13 @@ struct MHD_Response *MHD_create_response_from_callback(uint64_t a0, size_t a1, M
     return f(a0, a1, a2, a3, a4);
 }
 
+struct MHD_Response *MHD_create_response_from_fd64(uint64_t a0, int a1) {
+    static __typeof__(MHD_create_response_from_fd64) *_Atomic fn;
+    __typeof__(MHD_create_response_from_fd64) *f = fn;
+    if (!f) { f = (__typeof__(MHD_create_response_from_fd64) *)clazy_symbol(&LIBRARY, "MHD_create_response_from_fd64"); fn = f; }
+    return f(a0, a1);
+}
+
 enum MHD_Result MHD_destroy_post_processor(struct MHD_PostProcessor * a0) {
     static __typeof__(MHD_destroy_post_processor) *_Atomic fn;
     __typeof__(MHD_destroy_post_processor) *f = fn;

@@ -189,6 +189,17 @@ public final class HTTPServer: @unchecked Sendable {
                 return signedOut ? answerSignedOut(c, url: url, method: method) : reply(c, 413, json: "{\"error\":\"body too large\"}")
             }
             body.signedOut = signedOut
+            // A large body from a signed-in guardian takes a place among the device's uploads
+            // (`UploadLedger`); without one its file bytes are dropped and the page says why.
+            let upload = limit > RequestBody.textLimit && method == "POST"
+                ? guardian?.beginUpload(cookie(c), archive: url.hasSuffix("/backup/restore")) : nil
+            switch upload {
+            case .success(let ticket)?:
+                body.slot = ticket.slot
+                body.spoolTo = ticket.spoolTo
+            case .failure(let refusal)?: body.refusal = refusal
+            case nil: break
+            }
             let type = header(c, "Content-Type")?.lowercased() ?? ""
             if method == "POST", url.hasPrefix("/guardian/"),
                type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data") {
@@ -203,6 +214,8 @@ public final class HTTPServer: @unchecked Sendable {
             return MHD_Result.YES
         }
         body.finish()
+        // Runs once the answer is queued, before libmicrohttpd sends it.
+        defer { body.answered() }
         if body.overLimit {
             return body.signedOut ? answerSignedOut(c, url: url, method: method) : reply(c, 413, json: "{\"error\":\"body too large\"}")
         }
@@ -242,10 +255,18 @@ public final class HTTPServer: @unchecked Sendable {
         let form = body.textFields()
         let request = WebRequest(method: method, path: parts, query: arguments(c), cookies: cookies, form: form, files: body.files,
                                  malformedBody: body.malformed, secure: mode == .guardianLAN, sameOrigin: method == "GET" || sameOrigin(c),
-                                 wantsJSON: header(c, "Accept")?.contains("application/json") == true)
+                                 wantsJSON: header(c, "Accept")?.contains("application/json") == true, uploadRefusal: body.refusal)
         let response = guardian.handle(request)
         var headers: [String: String] = [:]
         for (k, v) in response.headers { headers[k] = v }
+        if let file = response.file {
+            // Sent from the file by libmicrohttpd (sendfile on plain HTTP), never copied to memory;
+            // it closes the descriptor when the response is destroyed.
+            guard let fd = file.take(), let mhd = MHD_create_response_from_fd64(file.size, fd) else {
+                return reply(c, 500, json: "{\"error\":\"download failed\"}")
+            }
+            return queue(c, response.status, mhd, type: response.contentType, cache: "no-store", extra: headers)
+        }
         return respond(c, response.status, response.body, type: response.contentType, cache: "no-store", extra: headers)
     }
 
@@ -393,6 +414,12 @@ public final class HTTPServer: @unchecked Sendable {
             chttp_response_copy(buf.count, buf.baseAddress)
         }
         guard let response else { return .NO }
+        return queue(c, status, response, type: type, cache: cache, extra: extra)
+    }
+
+    /// Adds the headers to `response`, queues it and gives up this reference to it.
+    private func queue(_ c: OpaquePointer, _ status: Int, _ response: OpaquePointer, type: String, cache: String,
+                       extra: [String: String]) -> MHD_Result {
         defer { MHD_destroy_response(response) }
         // No Strict-Transport-Security: with a self-signed certificate it would make the browser's
         // "proceed" (after the fingerprint is checked) impossible for that name.
@@ -414,24 +441,64 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Event stream
 
+    /// Most event streams open at once, from anyone: each holds a connection (and its thread) for
+    /// as long as the page stays, so without a limit of their own 32 streams from any local
+    /// process filled libmicrohttpd's per-address limit and the child's taps were reset. One
+    /// more is answered 503 at once; taps, the screen and the guardian pages keep their room.
+    static let maxEventStreams = 8
+    /// How long a refused page waits before it asks again (`Retry-After`).
+    static let eventStreamRetrySeconds = 2
+    /// Event streams open now.
+    private let openStreams = Mutex(0)
+
     /// One page's Server-Sent Events: the screen now, then every newer one, a keepalive comment
-    /// when nothing happened for 15 s. The reader blocks its connection's own thread.
+    /// when nothing happened for 15 s. The reader blocks its connection's own thread in `poll(2)`
+    /// on the connection (a peer that closes or resets is seen at once, and its place freed)
+    /// and on a wake descriptor the board signals on every publish.
     final class EventStream {
         let board: StateBoard
         let child: String
+        /// The connection's socket (-1: unknown, then only a failed write notices a closed peer).
+        let connectionFD: Int32
+        let wakeFD: Int32
         var version = -1
         var pending: [UInt8] = []
-        init(board: StateBoard, child: String) { self.board = board; self.child = child }
+        private let ended: () -> Void
+
+        init?(board: StateBoard, child: String, connectionFD: Int32, ended: @escaping () -> Void) {
+            let wake = chttp_wake_fd()
+            guard wake >= 0 else { return nil }
+            self.board = board; self.child = child; self.connectionFD = connectionFD
+            self.wakeFD = wake; self.ended = ended
+            board.subscribe(wake: wake)
+        }
+
+        deinit {
+            board.unsubscribe(wake: wakeFD)
+            close(wakeFD)
+            ended()
+        }
 
         func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-            if pending.isEmpty {
-                let (screen, closed) = board.waitForNewer(child, than: version, timeout: HTTPServer.keepalive)
+            let keepaliveAt = ProcessInfo.processInfo.systemUptime + HTTPServer.keepalive
+            while pending.isEmpty {
+                let (screen, closed) = board.newer(child, than: version)
                 if closed { return -1 }   // MHD_CONTENT_READER_END_OF_STREAM
                 if let screen {
                     version = screen.version
                     pending = Array("event: state\ndata: \(screen.json(now: board.clock.now()))\n\n".utf8)
-                } else {
+                    break
+                }
+                let left = keepaliveAt - ProcessInfo.processInfo.systemUptime
+                if left <= 0 {
                     pending = Array(": keepalive\n\n".utf8)
+                    break
+                }
+                // The board's wake is registered before `newer` looked, so a publish in between
+                // leaves the descriptor readable and the poll returns at once.
+                // 1: the peer closed or reset; -1: poll itself failed (never spin on it).
+                if chttp_wait_peer(connectionFD, wakeFD, Int32(min(left * 1000 + 1, 60_000))) != 0 {
+                    return -2   // MHD_CONTENT_READER_END_WITH_ERROR: the connection is closed now
                 }
             }
             let n = min(max, pending.count)
@@ -444,7 +511,21 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func events(_ c: OpaquePointer, child: String) -> MHD_Result {
-        let stream = EventStream(board: board, child: child)
+        let admitted = openStreams.withLock { open in
+            guard open < Self.maxEventStreams else { return false }
+            open += 1
+            return true
+        }
+        guard admitted else {
+            // Answered at once and closed: a refused stream holds no thread and no place.
+            return respond(c, 503, Array("{\"error\":\"too many event streams\"}".utf8), type: "application/json; charset=utf-8",
+                           cache: "no-store", extra: ["Retry-After": String(Self.eventStreamRetrySeconds), "Connection": "close"])
+        }
+        let release: () -> Void = { [weak self] in self?.openStreams.withLock { $0 -= 1 } }
+        guard let stream = EventStream(board: board, child: child, connectionFD: chttp_connection_fd(c), ended: release) else {
+            release()
+            return reply(c, 503, json: "{\"error\":\"stream unavailable\"}")
+        }
         let reader: MHD_ContentReaderCallback = { cls, _, buf, max in
             guard let cls, let buf else { return -2 }
             return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buf, max: max)
@@ -464,10 +545,37 @@ public final class HTTPServer: @unchecked Sendable {
 }
 
 extension GuardianWeb {
+    /// A large upload's place, and where its archive goes (nil: kept in memory).
+    struct UploadTicket {
+        let slot: UploadSlot
+        let spoolTo: (ledger: UploadLedger, folder: String)?
+    }
+
+    /// A signed-in guardian's large upload (nil: no live session): a place among the device's
+    /// uploads, or why there is none. A new archive replaces the session's waiting one, so that
+    /// one is removed now (its room is free for the new one).
+    func beginUpload(_ token: String?, archive: Bool) -> Result<UploadTicket, UploadRefusal>? {
+        let now = config.secureClock.now()
+        return inner.withLock { inner -> Result<UploadTicket, UploadRefusal>? in
+            let generation = (try? inner.store.pinGeneration()) ?? nil
+            guard var session = inner.sessions.use(token, at: now, pinGeneration: generation) else { return nil }
+            if archive, session.restore != nil {
+                session.restore = nil
+                inner.sessions.update(session)
+            }
+            return config.uploads.reserve(session: session.token).map {
+                UploadTicket(slot: $0, spoolTo: archive ? (config.uploads, uploadFolder) : nil)
+            }
+        }
+    }
+
     /// Whether a cookie names a live session (touched, as the request itself will touch it): the
     /// HTTP server lets only signed-in browsers send bodies over the text limit.
     func isSignedIn(_ token: String?) -> Bool {
         let now = config.secureClock.now()
-        return inner.withLock { $0.sessions.use(token, at: now) != nil }
+        return inner.withLock { inner in
+            let generation = (try? inner.store.pinGeneration()) ?? nil
+            return inner.sessions.use(token, at: now, pinGeneration: generation) != nil
+        }
     }
 }

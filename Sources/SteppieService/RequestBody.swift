@@ -2,7 +2,9 @@ import CHTTP
 import Foundation
 
 /// One request's body while it arrives: raw bytes (JSON taps) or a form parsed piece by piece by
-/// libmicrohttpd's post processor (URL-encoded and multipart), each under a byte limit.
+/// libmicrohttpd's post processor (URL-encoded and multipart), each under a byte limit. A backup
+/// archive goes to an owner-only file as it arrives (`spoolTo`), so memory stays bounded whatever
+/// its size; photos stay in memory (the form's limit caps them).
 final class RequestBody {
     /// Every byte of the body counts against this; past it the rest is dropped and the request refused.
     let limit: Int
@@ -18,6 +20,13 @@ final class RequestBody {
     private var textBytes = 0
     private(set) var fields: [String: [UInt8]] = [:]
     private(set) var files: [String: UploadedFile] = [:]
+    /// The large upload's place among those arriving on the device (released once answered).
+    var slot: UploadSlot?
+    /// Where a file field is written as it arrives (nil: files are kept in memory).
+    var spoolTo: (ledger: UploadLedger, folder: String)?
+    /// Why the upload is not taken: its file bytes are dropped as they arrive, the text fields
+    /// (the CSRF token) still read, and the page says why.
+    var refusal: UploadRefusal?
 
     init(limit: Int) { self.limit = limit }
 
@@ -60,6 +69,15 @@ final class RequestBody {
             if MHD_destroy_post_processor(processor) != .YES { malformed = true }
             self.processor = nil
         }
+        for file in files.values { file.spool?.finishWriting() }
+    }
+
+    /// The request is answered: its place among the uploads arriving is free for the next one
+    /// (before libmicrohttpd has sent the answer, so a client that sends its next upload as soon
+    /// as it reads this answer finds the place free), and a spooled archive nobody kept is removed.
+    func answered() {
+        slot = nil
+        files.removeAll()
     }
 
     /// The text fields, decoded as UTF-8 (a field that is not UTF-8 makes the body malformed).
@@ -81,6 +99,23 @@ final class RequestBody {
             return false
         }
         let chunk = bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        if filename != nil, refusal != nil { return true }
+        if let filename, let target = spoolTo {
+            // One archive per request, in the field the page sends; any other file is dropped.
+            guard key == "archive" else { return true }
+            do throws(UploadRefusal) {
+                if files[key] == nil {
+                    files[key] = UploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [],
+                                              spool: try target.ledger.spool(in: target.folder))
+                }
+                try files[key]?.spool?.write(chunk)
+            } catch {
+                // The partial file goes at once (dropping the last reference unlinks it).
+                refusal = error
+                files[key] = nil
+            }
+            return true
+        }
         if let filename {
             // Appended in place: a copy of the file taken out of the dictionary would make every
             // piece copy the whole file so far (quadratic: minutes for a 48 MiB upload).

@@ -1,5 +1,6 @@
 import CSocket
 import Foundation
+import SteppieBackup
 import SteppieChildMode
 import SteppieCore
 import SteppieFeedback
@@ -36,6 +37,9 @@ public enum ServiceLogEntry: Equatable, Sendable {
     /// A tap on the child's page was not saved (`done`, `undo`, `next`); the page says so.
     case tapNotSaved(child: String, action: String)
     case peerRefused(uid: UInt32)
+    /// A restore killed before this start was finished (it had committed) or undone (it had not),
+    /// so the photo folder matches the database again.
+    case restoreRepaired(finished: Int, undone: Int)
     case stopping
 }
 
@@ -65,6 +69,9 @@ public final class ServiceHost {
     var lastVersion = -1
     var lastScan = -Double.infinity
     var lastWatchdog = 0.0
+    var lastSessionSweep = 0.0
+    /// The guardian pages' large uploads, one ledger for the kiosk's and the home network's pages.
+    let uploads = UploadLedger()
     /// When each child's schedule was last applied (the wall clock of the routines).
     var scheduleChecked: [UUID: Date] = [:]
     /// Big buttons in use: the command line's for this run, then those stored for the device.
@@ -181,6 +188,11 @@ public final class ServiceHost {
         }
         listenFD = csocket_listen(socketPath, 64)
         guard listenFD >= 0 else { throw ServiceError.system(operation: "listen", errno: errno) }
+        // A restore killed mid-way (the pages' or another process's) left photos that may not match
+        // the database: finish or undo it before anything reads them.
+        let assets = httpConfig?.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: databasePath)
+        let repaired = Restorer.recover(store: store, assetsDirectory: assets, at: clock.now())
+        if repaired.finished + repaired.undone > 0 { log(.restoreRepaired(finished: repaired.finished, undone: repaired.undone)) }
         rescan(now: Monotonic.seconds())
         publishScreens()
         reloadButtons()
@@ -230,6 +242,7 @@ public final class ServiceHost {
     /// The guardian pages with "play on the device" going through the service's thread.
     private func guardianPages(_ config: GuardianWeb.Config, box: HostBox) throws -> GuardianWeb {
         var g = config
+        g.uploads = uploads   // one ledger for the device, whichever pages an upload comes through
         g.play = { [bridge] child, event, intensity in
             let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
             return result.status == 200 ? nil : result.body
@@ -354,6 +367,12 @@ public final class ServiceHost {
             reloadHaptics(now: now)
         }
         lastVersion = version
+        if now - lastSessionSweep >= 5 {
+            // Idle guardian sessions end on time, and their waiting archives with them.
+            lastSessionSweep = now
+            http?.guardian?.sweepSessions()
+            lanServer?.guardian?.sweepSessions()
+        }
         if let interval = notifier.watchdogInterval, now - lastWatchdog >= interval {
             lastWatchdog = now
             notifier.watchdog()

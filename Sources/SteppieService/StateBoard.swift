@@ -1,3 +1,4 @@
+import CHTTP
 import Foundation
 import SteppieCore
 
@@ -9,6 +10,9 @@ public final class StateBoard: @unchecked Sendable {
     private var screens: [String: KioskScreen] = [:]
     private var children: [KioskScreen.ChildInfo] = []
     private var closed = false
+    /// The wake descriptors of open event streams: a stream waits in `poll(2)` on its connection
+    /// and its wake descriptor at once, so a closed peer is seen as soon as a new screen is.
+    private var wakers: Set<Int32> = []
     let clock: any WallClock
 
     init(clock: any WallClock) { self.clock = clock }
@@ -19,6 +23,7 @@ public final class StateBoard: @unchecked Sendable {
         screens[screen.child.id] = screen
         children = screens.values.map(\.child).sorted { $0.name < $1.name }
         condition.broadcast()
+        wakeAll()
         condition.unlock()
     }
 
@@ -27,6 +32,7 @@ public final class StateBoard: @unchecked Sendable {
         screens[childId] = nil
         children = screens.values.map(\.child).sorted { $0.name < $1.name }
         condition.broadcast()
+        wakeAll()
         condition.unlock()
     }
 
@@ -35,7 +41,34 @@ public final class StateBoard: @unchecked Sendable {
         condition.lock()
         closed = true
         condition.broadcast()
+        wakeAll()
         condition.unlock()
+    }
+
+    /// Called with `condition` held.
+    private func wakeAll() { for fd in wakers { chttp_wake(fd) } }
+
+    /// Registers an event stream's wake descriptor: every publish, removal and the close wake it.
+    func subscribe(wake fd: Int32) {
+        condition.lock()
+        wakers.insert(fd)
+        condition.unlock()
+    }
+
+    func unsubscribe(wake fd: Int32) {
+        condition.lock()
+        wakers.remove(fd)
+        condition.unlock()
+    }
+
+    /// The child's screen when newer than `version` (nil: not newer), without waiting; `closed`
+    /// when the service stops or the child is gone.
+    func newer(_ childId: String, than version: Int) -> (screen: KioskScreen?, closed: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        if closed { return (nil, true) }
+        guard let s = screens[childId] else { return (nil, true) }
+        return s.version > version ? (s, false) : (nil, false)
     }
 
     func screen(_ childId: String) -> KioskScreen? {
@@ -48,19 +81,5 @@ public final class StateBoard: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return children
-    }
-
-    /// Waits until the child's screen is newer than `version` or `timeout` passes; returns the
-    /// screen when newer, nil on timeout; `closed` when the service stops.
-    func waitForNewer(_ childId: String, than version: Int, timeout: TimeInterval) -> (screen: KioskScreen?, closed: Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if closed { return (nil, true) }
-            if let s = screens[childId], s.version > version { return (s, false) }
-            if screens[childId] == nil { return (nil, true) }
-            if !condition.wait(until: deadline) { return (nil, false) }
-        }
     }
 }

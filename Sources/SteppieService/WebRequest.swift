@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One HTTP request as the pages' handlers see it: already read, size-checked and decoded by the
 /// `HTTPServer` (libmicrohttpd's post processor parses forms), with nothing of the C connection.
@@ -21,23 +22,69 @@ public struct WebRequest: Sendable {
     public var sameOrigin: Bool
     /// The client asked for JSON (`Accept: application/json`): script calls get JSON, forms get pages.
     public var wantsJSON: Bool
+    /// A large upload the server refused to take (its bytes were dropped as they arrived).
+    public var uploadRefusal: UploadRefusal?
 
     public init(method: String, path: [String], query: [String: String] = [:], cookies: [String: String] = [:],
                 form: [String: String] = [:], files: [String: UploadedFile] = [:], malformedBody: Bool = false,
-                secure: Bool = false, sameOrigin: Bool = true, wantsJSON: Bool = false) {
+                secure: Bool = false, sameOrigin: Bool = true, wantsJSON: Bool = false, uploadRefusal: UploadRefusal? = nil) {
         self.method = method; self.path = path; self.query = query; self.cookies = cookies; self.form = form
         self.files = files; self.malformedBody = malformedBody; self.secure = secure; self.sameOrigin = sameOrigin
-        self.wantsJSON = wantsJSON
+        self.wantsJSON = wantsJSON; self.uploadRefusal = uploadRefusal
     }
 }
 
-/// A file sent in a multipart form: its bytes in memory (forms cap them) or spooled to a file.
+/// A file sent in a multipart form: its bytes in memory (photos: forms cap them) or, for a backup
+/// archive, spooled to an owner-only file as it arrived (`spool`, with `bytes` empty).
 public struct UploadedFile: Sendable, Equatable {
     public var filename: String
     public var contentType: String
     public var bytes: [UInt8]
-    public init(filename: String, contentType: String, bytes: [UInt8]) {
-        self.filename = filename; self.contentType = contentType; self.bytes = bytes
+    public var spool: SpoolFile?
+    public init(filename: String, contentType: String, bytes: [UInt8], spool: SpoolFile? = nil) {
+        self.filename = filename; self.contentType = contentType; self.bytes = bytes; self.spool = spool
+    }
+
+    /// The file's size, in memory or spooled.
+    public var size: Int { spool?.size ?? bytes.count }
+}
+
+/// A response body read from an open file (a backup download): the server hands the descriptor
+/// to libmicrohttpd, which sends from it, so the archive is never held in memory. The file may be
+/// unlinked already; the descriptor is closed when the response is sent, or here when it never is.
+public final class ResponseFile: Sendable {
+    public let size: UInt64
+    private let descriptor: Mutex<Int32>
+
+    public init(fd: Int32, size: UInt64) {
+        self.size = size
+        descriptor = Mutex(fd)
+    }
+
+    /// The descriptor, now owned by the caller (nil when taken already).
+    func take() -> Int32? {
+        descriptor.withLock { fd in
+            defer { fd = -1 }
+            return fd >= 0 ? fd : nil
+        }
+    }
+
+    deinit { if let fd = take() { close(fd) } }
+
+    /// The whole content, read without moving the descriptor's offset (tests; the server never
+    /// reads it into memory).
+    public func contents() -> [UInt8] {
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return [] }
+            var out = [UInt8](repeating: 0, count: Int(size))
+            var done = 0
+            while done < out.count {
+                let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(done)) }
+                if n <= 0 { break }
+                done += n
+            }
+            return Array(out.prefix(done))
+        }
     }
 }
 
@@ -47,9 +94,11 @@ public struct WebResponse: Sendable {
     public var contentType: String
     public var body: [UInt8]
     public var headers: [(String, String)]
+    /// When set, the body is this file's content instead of `body` (large downloads).
+    public var file: ResponseFile?
 
-    public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
-        self.status = status; self.contentType = contentType; self.body = body; self.headers = headers
+    public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = [], file: ResponseFile? = nil) {
+        self.status = status; self.contentType = contentType; self.body = body; self.headers = headers; self.file = file
     }
 
     public static func html(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> WebResponse {

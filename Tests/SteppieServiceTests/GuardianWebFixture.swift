@@ -62,14 +62,16 @@ final class GuardianWebFixture {
         web = try GuardianWeb(config: Self.config(db: db, photos: photos, secure: secure, wall: wall, played: played))
     }
 
-    func get(_ path: String, cookie: String? = nil, query: [String: String] = [:]) -> WebResponse {
-        web.handle(WebRequest(method: "GET", path: split(path), query: query, cookies: cookie.map { [GuardianWeb.cookieName: $0] } ?? [:]))
+    /// `secure`: the request came over HTTPS from the home network (`--guardian-lan`).
+    func get(_ path: String, cookie: String? = nil, query: [String: String] = [:], secure: Bool = false) -> WebResponse {
+        web.handle(WebRequest(method: "GET", path: split(path), query: query, cookies: cookie.map { [GuardianWeb.cookieName: $0] } ?? [:],
+                              secure: secure))
     }
 
     func post(_ path: String, cookie: String? = nil, form: [String: String], files: [String: UploadedFile] = [:],
-              sameOrigin: Bool = true, json: Bool = false) -> WebResponse {
+              sameOrigin: Bool = true, json: Bool = false, secure: Bool = false) -> WebResponse {
         web.handle(WebRequest(method: "POST", path: split(path), cookies: cookie.map { [GuardianWeb.cookieName: $0] } ?? [:],
-                              form: form, files: files, sameOrigin: sameOrigin, wantsJSON: json))
+                              form: form, files: files, secure: secure, sameOrigin: sameOrigin, wantsJSON: json))
     }
 
     private func split(_ path: String) -> [String] { path.split(separator: "/").map(String.init) }

@@ -87,8 +87,11 @@ struct GuardianWebMoreTests {
         let download = f.post("/guardian/backup/create", cookie: cookie, form: ["csrf": csrf])
         #expect(download.status == 200 && download.contentType == "application/zip")
         #expect(download.header("Content-Disposition")?.contains("attachment") == true)
+        // The archive is sent from its file (issue 24, class 9), not from memory.
+        let archive = try #require(download.file).contents()
+        #expect(download.body.isEmpty && archive.count > 0)
         let zip = URL(fileURLWithPath: f.directory + "/download.zip")
-        try Data(download.body).write(to: zip)
+        try Data(archive).write(to: zip)
         let plan = try BackupVerifier().verify(archive: zip, at: f.wall.now())
         #expect(plan.counts.children == 1 && plan.counts.routines == 6)
 
@@ -98,7 +101,7 @@ struct GuardianWebMoreTests {
         try f.store.setSchedule(childId: joon.id, entries: [ScheduleEntry(weekdays: [.monday, .tuesday], start: LocalTime(hour: 8, minute: 0)!, routineSetId: school.id)],
                                 at: f.wall.now())
         let before = try f.dump()
-        var damaged = download.body
+        var damaged = archive
         for i in stride(from: damaged.count / 3, to: damaged.count / 3 + 64, by: 1) { damaged[i] ^= 0x5A }
         let refused = f.post("/guardian/backup/restore", cookie: cookie, form: ["csrf": csrf],
                              files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: damaged)])
@@ -111,7 +114,7 @@ struct GuardianWebMoreTests {
 
         // A good one: the confirmation names what is replaced (both children now) and what comes.
         let staged = f.post("/guardian/backup/restore", cookie: cookie, form: ["csrf": csrf],
-                            files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: download.body)])
+                            files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: archive)])
         #expect(staged.status == 200 && staged.text.contains("data-screen=\"backup-confirm\""))
         #expect(staged.text.contains("Joon") && staged.text.contains("Mina") && staged.text.contains("Morning routine"))
         // When it was made, in the device's time zone, as a guardian reads it.
@@ -122,12 +125,23 @@ struct GuardianWebMoreTests {
         let token = try #require(staged.text.range(of: "name=\"upload\" value=\"").map { String(staged.text[$0.upperBound...].prefix(32)) })
         #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": String(repeating: "0", count: 32)]).status == 409)
         #expect(try f.dump() == before)
-        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token]).status == 303)
+        // The confirmation says what happens to the PIN (this device's backup: its PIN comes back)
+        // and asks for it: none, a malformed one or a wrong one restores nothing, and the upload waits.
+        #expect(staged.text.contains("data-pin-change=\"replaced\"") && staged.text.contains("id=\"restore-pin\""), "\(staged.text)")
+        let noPin = f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token])
+        #expect(noPin.status == 400 && noPin.text.contains("data-error-field=\"pin\"") && noPin.text.contains("data-restore=\"pending\""))
+        let wrong = f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token, "pin": "1111"])
+        #expect(wrong.status == 401 && wrong.text.contains("data-error-field=\"pin\"") && wrong.text.contains("aria-invalid=\"true\""))
+        // Only the backoff's count moved (the failure is counted, as on the sign-in page).
+        func rows(_ dump: String) -> [Substring] { dump.split(separator: "\n").filter { !$0.hasPrefix("'singleton'") } }
+        #expect(try rows(f.dump()) == rows(before))
+        #expect(try f.store.guardianState().failedAttempts == 1)
+        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token, "pin": GuardianWebFixture.pin]).status == 303)
         #expect(try f.store.children().map(\.displayName) == ["Mina"])
         // Nothing is left waiting: the page offers a new upload, and the old token is refused.
         let after = f.get("/guardian/backup", cookie: cookie)
         #expect(after.text.contains("data-screen=\"backup\"") && after.text.contains("role=\"status\""))
-        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token]).status == 409)
+        #expect(f.post("/guardian/backup/confirm", cookie: cookie, form: ["csrf": csrf, "upload": token, "pin": GuardianWebFixture.pin]).status == 409)
         // The staged upload is gone.
         let uploads = (try? FileManager.default.contentsOfDirectory(atPath: f.directory + "/.steppie-uploads")) ?? []
         #expect(uploads.isEmpty, "\(uploads)")

@@ -71,10 +71,11 @@ import Testing
         request(port, "GET \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n")
     }
 
-    static func post(_ port: UInt16, _ path: String, body: String = "{}", origin: String? = nil, type: String = "application/json") -> Response? {
+    static func post(_ port: UInt16, _ path: String, body: String = "{}", origin: String? = nil, type: String = "application/json",
+                     timeout: Double = 5) -> Response? {
         var text = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n"
         if let origin { text += "Origin: \(origin)\r\n" }
-        return request(port, text + "\r\n" + body)
+        return request(port, text + "\r\n" + body, timeout: timeout)
     }
 
     /// A service with its pages on a free loopback port; the port and the child's id from its log.

@@ -8,7 +8,11 @@ import SteppieCore
 /// signal mask and stopped by its PID.
 final class ServiceFixture {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var binary: String { repository.appendingPathComponent(".build/debug/steppie").path }
+    /// The debug build, or `STEPPIE_SERVICE_BIN` (a build of another commit: a test is checked
+    /// against the code before its fix that way).
+    static var binary: String {
+        ProcessInfo.processInfo.environment["STEPPIE_SERVICE_BIN"] ?? repository.appendingPathComponent(".build/debug/steppie").path
+    }
 
     let directory: String
     let db: String

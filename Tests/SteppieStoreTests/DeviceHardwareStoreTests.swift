@@ -31,8 +31,8 @@ import SteppieCore
                 .joined(separator: "\n")
         }
         let store = try Store(path: path, timeZone: zone)
-        #expect(try Migrator().applied(store.db).last == "v6-device-buttons-haptics")
-        #expect(try store.db.queryFirst("PRAGMA user_version") { $0.int(0) } == 6)
+        #expect(try Migrator().applied(store.db).last == Schema.migrations.last?.id)
+        #expect(try store.db.queryFirst("PRAGMA user_version") { $0.int(0) } == Schema.migrations.count)
         let after = try store.db.query("SELECT id, display_name FROM children UNION ALL SELECT id, locale FROM device_settings") { "\($0.text(0)) \($0.text(1))" }
             .joined(separator: "\n")
         #expect(after == before)

@@ -7,13 +7,13 @@ import SteppieCore
     @Test func freshDatabaseIsMigratedOnceAndRecordsTheMigrationId() throws {
         let f = try StoreFixture()
         let db = try f.rawConnection()
-        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics"])
-        #expect(try db.queryFirst("PRAGMA user_version") { $0.int(0) } == 6)
+        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps"])
+        #expect(try db.queryFirst("PRAGMA user_version") { $0.int(0) } == 7)
         #expect(try db.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(try db.queryFirst("PRAGMA foreign_keys") { $0.int(0) } == 1)
         // Opening again changes nothing.
         _ = try Store(path: f.path, timeZone: f.zone)
-        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics"])
+        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps"])
     }
 
     @Test func aVersion2DatabaseKeepsItsPinAndBackoffButNotItsSessionWhenMigrated() throws {
@@ -32,7 +32,7 @@ import SteppieCore
                 """)
         }
         let store = try Store(path: path, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
-        #expect(try Migrator().applied(store.db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics"])
+        #expect(try Migrator().applied(store.db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps"])
         let state = try store.guardianState()
         #expect(state.hasPin && state.failedAttempts == 3)
         // A session stored without a boot mark could be stretched by the wall clock: it ends.
@@ -131,6 +131,37 @@ import SteppieCore
             #expect(e.message.contains("missing_table"))
             #expect(e.sql == "SELECT * FROM missing_table")
         }
+    }
+
+    @Test func migrationV7KeepsTheDevicesBackoffAndAddsTheNetworksAndTheRestoreJournal() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-v6-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("steppie.db").path
+        // A database as version 6 of the program left it: a PIN and three failures at the device.
+        do {
+            let db = try Connection(path: path)
+            try Migrator(Array(Schema.migrations.prefix(6))).migrate(db)
+            try db.execute("""
+                INSERT INTO device_settings (id, guardian_pin_hash, failed_pin_attempts, created_at, updated_at)
+                VALUES ('singleton', '$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA', 3, '2026-03-01T07:00:00+09:00', '2026-03-01T07:00:00+09:00');
+                """)
+        }
+        let store = try Store(path: path, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
+        #expect(try Migrator().applied(store.db).last == "v7-network-backoff-photo-swaps")
+        let state = try store.guardianState()
+        #expect(state.hasPin && state.failedAttempts == 3 && state.networkFailedAttempts == 0 && state.networkLock == nil)
+        #expect(try store.photoSwaps().isEmpty)
+        // The journal takes only staging folder names, and the network's count is never negative.
+        let now = Date(timeIntervalSince1970: 1_764_547_200)
+        try store.recordPhotoSwap(staging: ".steppie-restore-abc", at: now)
+        #expect(try store.photoSwaps() == [".steppie-restore-abc"])
+        for bad in ["../assets", ".steppie-restore-", "assets", ".steppie-restore-a/b"] {
+            #expect(throws: (any Error).self) { try store.recordPhotoSwap(staging: bad, at: now) }
+        }
+        #expect(throws: (any Error).self) { try store.db.execute("UPDATE device_settings SET network_failed_pin_attempts = -1") }
+        try store.clearPhotoSwap(staging: ".steppie-restore-abc")
+        #expect(try store.photoSwaps().isEmpty)
     }
 
     @Test func openingAnUnreachablePathFailsCleanly() {

@@ -361,6 +361,7 @@ def test_a_damaged_backup_upload_is_refused_and_changes_nothing(make_steppie, br
     assert "Mina" in d.find_element(By.CSS_SELECTOR, '[data-list="replaced"]').text
     shot(d, "backup-confirm-en")
     assert s.dump() == before
+    d.find_element(By.ID, "restore-pin").send_keys(PIN)   # the PIN again, as the command line asks
     tap(d, 'form[data-form="backup-confirm"] button')
     wait_screen(d, "home")
     assert s.query("SELECT display_name FROM children") == [("Mina",)]

@@ -921,3 +921,200 @@ def test_ten_thousand_random_requests_leave_the_service_up_small_and_the_databas
     assert rss1 - rss0 < 30, f"RSS grew {rss1 - rss0:.0f} MiB"
     after = svc.dump()
     assert after == before, f"the database changed (seed {seed})"
+
+
+# --------------------------------------------------------------------------- uploads and downloads (issue 24, class 9)
+
+UPLOADS = "/guardian/backup/restore"
+
+
+def second_session(svc):
+    """Another signed-in browser: (cookie, csrf)."""
+    cookie = svc.sign_in()
+    return cookie, svc.csrf_token(cookie)
+
+
+def archive_upload(svc, size, cookie=None, csrf=None, gate=None, boundary="----steppieupload"):
+    """(headers, body pieces) of a backup upload of `size` bytes (not a valid archive: it is refused
+    after it arrived whole); with `gate`, the pieces stop after 1 MiB until the event is set."""
+    cookie, csrf = cookie or svc.cookie, csrf or svc.csrf
+    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"archive\"; filename=\"b.zip\"\r\n"
+            "Content-Type: application/zip\r\n\r\n").encode()
+    tail = f"\r\n--{boundary}--\r\n".encode()
+    piece = b"PK" * 32768
+
+    def pieces():
+        yield head
+        for i in range(size // len(piece)):
+            if gate is not None and i == 16:
+                gate.wait(60)
+            yield piece
+        yield tail
+
+    headers = [("Origin", svc.base), ("Content-Type", f"multipart/form-data; boundary={boundary}"),
+               ("Cookie", f"steppie_guardian={cookie}"),
+               ("Content-Length", str(len(head) + size // len(piece) * len(piece) + len(tail)))]
+    return headers, pieces()
+
+
+def upload_folder(svc):
+    folder = os.path.join(svc.s.dir, ".steppie-uploads")
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+
+def in_parallel(calls):
+    replies = [None] * len(calls)
+
+    def run(i):
+        replies[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return replies
+
+
+def test_parallel_large_uploads_keep_the_service_small_and_are_bounded_per_session_and_device(service):
+    """Before: every multipart body was held in memory until answered; six parallel 250 MiB uploads
+    from one session reached 1.7 GiB. Now an archive goes to an owner-only file as it arrives, one
+    session sends one at a time (429), the device takes two at once (503 + Retry-After)."""
+    svc = service()
+    second = second_session(svc)
+    third = second_session(svc)
+    before = svc.dump()
+    rss0, _ = svc.memory()
+    size = 200 * MIB
+
+    def one(cookie=None, csrf=None, gate=None):
+        headers, body = archive_upload(svc, size, cookie, csrf, gate)
+        return lambda: call(svc.s, "POST", UPLOADS, headers, body, timeout=120)
+
+    six, peak_six = svc.peak_rss_during(lambda: in_parallel([one() for _ in range(6)]))
+    hist_six = histogram(six)
+    print(f"  six parallel 200 MiB uploads from one session: {hist_six}; RSS {rss0:.1f} -> peak {peak_six:.1f} MiB")
+    two, peak_two = svc.peak_rss_during(lambda: in_parallel([one(), one(*second)]))
+    print(f"  two parallel 200 MiB uploads from two sessions: {histogram(two)}; RSS peak {peak_two:.1f} MiB")
+
+    # A third session while two uploads are arriving: refused at once, the page says so.
+    gate = threading.Event()
+    held, arriving = [], []
+    for args in ((), second):
+        t = threading.Thread(target=lambda a=args: held.append(one(*a, gate=gate)()))
+        t.start()
+        arriving.append(t)
+    end = time.monotonic() + 10
+    while len(upload_folder(svc)) < 2 and time.monotonic() < end:
+        time.sleep(0.01)
+    assert len(upload_folder(svc)) == 2, f"two uploads arriving: {upload_folder(svc)}"
+    busy = one(*third)()
+    gate.set()
+    for t in arriving:
+        t.join(120)
+    print(f"  a third session while two arrive: {busy.code}, Retry-After {busy.headers.get('retry-after')}; "
+          f"the two held: {histogram(held)}")
+
+    svc.alive()
+    assert hist_six == {"400": 1, "429": 5}, hist_six
+    for r in six:
+        if r.status == 429:
+            assert b"This browser is already sending a file." in r.body and b'data-screen="backup"' in r.body, r
+        else:
+            assert b'data-error-field="archive"' in r.body, r   # arrived whole, then refused as damaged
+    assert [r.status for r in two] == [400, 400], two
+    assert busy.status == 503 and busy.headers.get("retry-after", "").isdigit(), busy
+    assert b"Two files are already being sent to this device." in busy.body, busy
+    assert [r.status for r in held] == [400, 400], held
+    assert peak_six - rss0 < 64, f"six parallel uploads grew the service by {peak_six - rss0:.0f} MiB"
+    assert peak_two - rss0 < 64, f"two parallel uploads grew the service by {peak_two - rss0:.0f} MiB"
+    assert upload_folder(svc) == [], upload_folder(svc)
+    assert svc.dump() == before
+
+
+def big_photos(svc, count=8, size=4 * MIB + 512 * 1024):
+    """`count` incompressible PNG photos in the photos folder (a backup of ~count x size bytes)."""
+    import zlib
+    ihdr = b"IHDR" + (2).to_bytes(4, "big") + (2).to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    header = b"\x89PNG\r\n\x1a\n" + (13).to_bytes(4, "big") + ihdr + zlib.crc32(ihdr).to_bytes(4, "big")
+    for _ in range(count):
+        with open(os.path.join(svc.assets, f"routine-photo-{uuid.uuid4()}.png"), "wb") as f:
+            f.write(header + os.urandom(size - len(header)))
+
+
+def download(svc):
+    """POST /guardian/backup/create, read to the end without keeping the body: (reply, bytes)."""
+    head = request_bytes(svc.s, "POST", "/guardian/backup/create", guardian_form_headers(svc), form({"csrf": svc.csrf}))
+    sock = socket.create_connection(("127.0.0.1", svc.port), timeout=60)
+    sock.sendall(head + form({"csrf": svc.csrf}))
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        buf += chunk
+    head_text, _, rest = buf.partition(b"\r\n\r\n")
+    lines = head_text.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    total = len(rest)
+    first = rest[:4]
+    while True:
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            break
+        total += len(chunk)
+        if len(first) < 4:
+            first = (first + chunk)[:4]
+    sock.close()
+    return int(lines[0].split()[1]), headers, total, first
+
+
+def test_a_large_backup_download_is_sent_from_its_file(service):
+    """Before: a 37 MiB backup download grew the service by 109 MiB (the archive as Data, [UInt8]
+    and libmicrohttpd's copy). Now it is sent from the open file."""
+    svc = service()
+    big_photos(svc)
+    # A first download warms what any download needs once (libzip, the statements).
+    status, _, warm, _ = download(svc)
+    assert status == 200 and warm > 30 * MIB, (status, warm)
+    rss0, _ = svc.memory()
+    (status, headers, total, first), peak = svc.peak_rss_during(lambda: download(svc))
+    print(f"  a {total / MIB:.1f} MiB backup download: RSS {rss0:.1f} -> peak {peak:.1f} MiB (+{peak - rss0:.1f})")
+    assert status == 200 and first == b"PK\x03\x04" and total == int(headers["content-length"]) > 30 * MIB
+    assert headers["content-disposition"].startswith('attachment; filename="'), headers
+    assert headers["x-content-type-options"] == "nosniff" and "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert peak - rss0 < 8, f"a {total / MIB:.0f} MiB download grew the service by {peak - rss0:.1f} MiB"
+    assert upload_folder(svc) == []
+    svc.alive()
+
+
+def test_waiting_uploads_are_removed_at_sign_out_and_after_a_kill_and_restart(service):
+    """Before: an archive waiting for its confirmation stayed in <db folder>/.steppie-uploads for
+    ever after a stop or a kill."""
+    svc = service()
+    # A real archive of this device, uploaded and waiting for its confirmation.
+    sock_reply = call(svc.s, "POST", "/guardian/backup/create", guardian_form_headers(svc), form({"csrf": svc.csrf}), timeout=60)
+    archive = sock_reply.body
+    assert sock_reply.status == 200 and archive[:4] == b"PK\x03\x04"
+
+    def stage():
+        body = multipart([("csrf", svc.csrf.encode(), None, None), ("archive", archive, "b.zip", "application/zip")])
+        r = call(svc.s, "POST", UPLOADS, guardian_multipart_headers(svc), body, timeout=60)
+        assert r.status == 200 and b'data-screen="backup-confirm"' in r.body, r
+        assert len(upload_folder(svc)) == 1, upload_folder(svc)
+
+    stage()
+    r = call(svc.s, "POST", "/guardian/sign-out", guardian_form_headers(svc), form({"csrf": svc.csrf}))
+    assert r.status == 303
+    assert upload_folder(svc) == [], f"sign-out left {upload_folder(svc)}"
+
+    svc.cookie = svc.sign_in()
+    svc.csrf = svc.csrf_token(svc.cookie)
+    stage()
+    svc.s.kill()
+    assert len(upload_folder(svc)) == 1   # a kill cleans nothing
+    svc.s.start()
+    svc.pid = svc.s.proc.pid
+    svc.alive()
+    assert upload_folder(svc) == [], f"a restart after a kill left {upload_folder(svc)}"

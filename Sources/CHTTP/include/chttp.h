@@ -31,4 +31,18 @@ uint16_t chttp_port(struct MHD_Daemon *daemon);
 /// A response holding a copy of `size` bytes at `data`.
 struct MHD_Response *chttp_response_copy(size_t size, const void *data);
 
+/// The socket of a connection (MHD_CONNECTION_INFO_CONNECTION_FD), -1 when libmicrohttpd has none.
+int chttp_connection_fd(struct MHD_Connection *connection);
+
+/// A new eventfd (non-blocking, close-on-exec) that wakes one waiting event stream; -1 on failure.
+int chttp_wake_fd(void);
+
+/// Wakes the stream waiting on `wake_fd`.
+void chttp_wake(int wake_fd);
+
+/// Waits up to `timeout_ms` for the peer of `connection_fd` to close or reset (1) or for a wake
+/// on `wake_fd` (0, the wake consumed); 0 on timeout too, -1 when poll fails. Nothing is read
+/// from the connection.
+int chttp_wait_peer(int connection_fd, int wake_fd, int timeout_ms);
+
 #endif

@@ -26,7 +26,8 @@ public struct Restorer: Sendable {
                         confirm: (RestorePlan) throws -> Bool, progress: ProgressHandler? = nil) throws -> RestoreReport {
         let assets = assetsDirectory.standardizedFileURL
         let parent = assets.deletingLastPathComponent()
-        StagingArea.removeStale(in: parent)
+        // A restore killed earlier is finished or undone first, to match the database.
+        _ = Self.recover(store: store, assetsDirectory: assets, at: now)
 
         var loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
             .load(path: archive.path, progress: progress)
@@ -55,10 +56,11 @@ public struct Restorer: Sendable {
         switch target {
         case .device:
             try extractPhotos(loaded, into: staging.newAssets)
+            RestoreFault.reached("photos")
             // Handed over whole: the store frees the logs once their rows are in.
             var logs = loaded.contents.logs
             loaded.contents.logs = DailyLogRecords()
-            try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
+            try replace(store: store, assets: assets, staging: staging, at: now, progress: progress) {
                 try store.replaceAll(with: loaded.contents.snapshot, logs: &logs)
             } settings: {
                 try store.replaceDeviceSettings(loaded.contents.snapshot.deviceSettings)
@@ -72,7 +74,7 @@ public struct Restorer: Sendable {
             let renamed = try extractPhotos(loaded, into: staging.newAssets, besides: kept, from: assets)
             var data = Self.childData(loaded.contents.snapshot, logs: loaded.contents.logs, renamed: renamed)
             data.profile.locale = locale
-            try replace(store: store, assets: assets, newAssets: staging.newAssets, oldAssets: staging.oldAssets, progress: progress) {
+            try replace(store: store, assets: assets, staging: staging, at: now, progress: progress) {
                 try store.replaceChildData(childId: id, newChild: newChild, with: data, at: now)
             } settings: {}
             return RestoreReport(plan: plan, needsNewPin: plan.needsNewPin)
@@ -210,10 +212,14 @@ public struct Restorer: Sendable {
         do { return try body() } catch let e as SQLiteError { throw BackupError.store(.sqlite(e)) }
     }
 
-    /// Runs `rows` and `settings`, then swaps the photo folders, all inside one transaction that
-    /// commits last; any failure puts everything back.
-    private func replace(store: Store, assets: URL, newAssets: URL, oldAssets: URL, progress: ProgressHandler?,
+    /// Runs `rows` and `settings`, records the swap in the journal, then swaps the photo folders,
+    /// all inside one transaction that commits last; any failure puts everything back. A process
+    /// killed at any moment leaves a state `recover` finishes or undoes to match the database:
+    /// before the commit the journal row does not exist and the old photos go back; after it the
+    /// row says the backup's photos are the right ones.
+    private func replace(store: Store, assets: URL, staging: StagingArea, at now: Date, progress: ProgressHandler?,
                          rows: () throws -> Void, settings: () throws -> Void) throws {
+        let newAssets = staging.newAssets, oldAssets = staging.oldAssets
         var step = RestoreStep.database
         var movedOld = false, movedNew = false
         func ran(_ done: RestoreStep) throws {
@@ -222,20 +228,32 @@ public struct Restorer: Sendable {
             if options.failAt == done { throw InjectedFailure(step: done) }
         }
         do {
+            try FileSystem.createDirectory(newAssets)
+            // Whether there was a photo folder before: `recover` needs it to undo a half swap.
+            try staging.beginSwap(hadAssets: FileSystem.exists(assets))
             // The transaction commits last: until then every step can be undone.
             try store.transaction {
                 try rows()
+                RestoreFault.reached("rows")
                 try ran(.database)
                 step = .settings
                 try settings()
+                RestoreFault.reached("settings")
                 try ran(.settings)
                 step = .assets
+                try store.recordPhotoSwap(staging: staging.url.lastPathComponent, at: now)
+                RestoreFault.reached("journal")
                 if FileSystem.exists(assets) {
                     try FileSystem.rename(assets, to: oldAssets)
                     movedOld = true
                 }
+                RestoreFault.reached("oldMoved")
                 try FileSystem.rename(newAssets, to: assets)
                 movedNew = true
+                RestoreFault.reached("newMoved")
+                // The renames reach the disk before the commit that makes them the truth.
+                try FileSystem.sync(assets.deletingLastPathComponent())
+                try FileSystem.sync(staging.url)
                 try ran(.assets)
             }
         } catch {
@@ -243,11 +261,75 @@ public struct Restorer: Sendable {
             do {
                 if movedNew { try FileSystem.rename(assets, to: newAssets) }
                 if movedOld { try FileSystem.rename(oldAssets, to: assets) }
+                staging.endSwap()
             } catch let undo {
                 throw BackupError.rollbackFailed(step: step, reason: Self.describe(error), rollback: Self.describe(undo))
             }
             throw BackupError.restoreFailed(step: step, reason: Self.describe(error))
         }
+        RestoreFault.reached("committed")
+        // Committed: the journal row alone now says which photos are right; the marker goes
+        // first, so a folder without its row is never mistaken for a swap to undo.
+        staging.endSwap()
+        RestoreFault.reached("markerRemoved")
+        try? store.clearPhotoSwap(staging: staging.url.lastPathComponent)
+        RestoreFault.reached("cleared")
+    }
+
+    /// What `recover` did (for the service's log and the tests).
+    public struct Recovery: Equatable, Sendable {
+        /// Restores that committed before they were killed: their leftovers removed.
+        public var finished = 0
+        /// Restores killed before their commit after they had begun the swap: old photos put back.
+        public var undone = 0
+        /// Staging folders of restores killed before the swap: removed.
+        public var removed = 0
+        public var isEmpty: Bool { finished == 0 && undone == 0 && removed == 0 }
+    }
+
+    /// Finishes or undoes every restore that was killed (its staging folder's lock is free),
+    /// so the photo folder matches the database: a restore recorded in the journal committed
+    /// and keeps its photos; one that began the swap without a journal row gets the old photo
+    /// folder back. Restores running now (their lock held) are left alone. Best effort: what
+    /// cannot be done now is tried again next time.
+    @discardableResult
+    public static func recover(store: Store, assetsDirectory: URL, at now: Date) -> Recovery {
+        let assets = assetsDirectory.standardizedFileURL
+        let parent = assets.deletingLastPathComponent()
+        let committed = Set((try? store.photoSwaps()) ?? [])
+        var result = Recovery()
+        StagingArea.removeStale(in: parent) { staging in
+            let name = staging.lastPathComponent
+            let newAssets = staging.appendingPathComponent("assets", isDirectory: true)
+            let oldAssets = staging.appendingPathComponent("old-assets", isDirectory: true)
+            if committed.contains(name) {
+                result.finished += 1
+                return true
+            }
+            guard let hadAssets = StagingArea.swapMarker(in: staging) else {
+                result.removed += 1
+                return true
+            }
+            // Begun, never committed: the database is the old one, so the old photos go back.
+            do {
+                if FileSystem.exists(oldAssets) {
+                    if !FileSystem.exists(newAssets) && FileSystem.exists(assets) { try FileSystem.rename(assets, to: newAssets) }
+                    try FileSystem.rename(oldAssets, to: assets)
+                } else if !hadAssets && !FileSystem.exists(newAssets) && FileSystem.exists(assets) {
+                    try FileSystem.rename(assets, to: newAssets)
+                }
+                try FileSystem.sync(parent)
+            } catch {
+                return false   // left as it is for the next start
+            }
+            result.undone += 1
+            return true
+        }
+        // Rows whose folder is gone (removed above, or by a crash after the removal).
+        for name in committed where !FileSystem.exists(parent.appendingPathComponent(name)) {
+            try? store.clearPhotoSwap(staging: name)
+        }
+        return result
     }
 
     private func currentCounts(_ store: Store, assets: URL) throws -> BackupCounts {
@@ -270,6 +352,17 @@ public struct Restorer: Sendable {
         case let e as BackupError: return "\(e)"
         default: return "\(error)"
         }
+    }
+}
+
+/// Test-only fault injection for the crash tests (Tests/browser/test_restore_crash.py): with
+/// `STEPPIE_TEST_KILL_RESTORE_AT=<phase>` in its environment the process SIGKILLs itself when a
+/// restore reaches that phase, as a power cut would stop it there. Read once; unset, nothing happens.
+enum RestoreFault {
+    static let killAt = ProcessInfo.processInfo.environment["STEPPIE_TEST_KILL_RESTORE_AT"]
+
+    static func reached(_ phase: String) {
+        if let killAt, killAt == phase { kill(getpid(), SIGKILL) }
     }
 }
 

@@ -52,10 +52,41 @@ final class StagingArea {
         lock = -1
     }
 
+    static let swapName = "swap"
+
+    /// Marks the photo swap as begun (before the transaction that does it), saying whether a
+    /// photo folder existed: a killed restore's swap is undone from it (`Restorer.recover`).
+    func beginSwap(hadAssets: Bool) throws {
+        let path = url.appendingPathComponent(Self.swapName).path
+        try Self.files(path) {
+            let fd = try OwnerOnly.openForWriting(path)
+            defer { close(fd) }
+            let byte: [UInt8] = [hadAssets ? 0x31 : 0x30]
+            try byte.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
+            guard fsync(fd) == 0 else { throw FileRefusal.system(path: path, operation: "fsync", errno: errno, reason: String(cString: strerror(errno))) }
+        }
+        try FileSystem.sync(url)
+    }
+
+    /// The swap is over (committed, or put back): the folder is plain leftovers from now on.
+    func endSwap() {
+        unlink(url.appendingPathComponent(Self.swapName).path)
+        try? FileSystem.sync(url)
+    }
+
+    /// Whether `staging` began a swap and, if it did, whether a photo folder existed then.
+    static func swapMarker(in staging: URL) -> Bool? {
+        guard let bytes = OwnerOnly.head(of: staging.appendingPathComponent(swapName).path, count: 1), let first = bytes.first else {
+            return nil
+        }
+        return first == 0x31
+    }
+
     /// Removes every `.steppie-restore-*` folder in `parent` whose lock can be taken: its restore
     /// was killed. A folder whose lock is held belongs to a restore running now and stays.
-    /// Best effort: a folder that cannot be removed is left for the next time.
-    static func removeStale(in parent: URL) {
+    /// `settle` runs first on each such folder (with its lock held) and may keep it by returning
+    /// false. Best effort: a folder that cannot be removed is left for the next time.
+    static func removeStale(in parent: URL, settle: (URL) -> Bool = { _ in true }) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             let path = parent.appendingPathComponent(name).path
@@ -65,6 +96,7 @@ final class StagingArea {
             guard fd >= 0 else { continue }
             defer { close(fd) }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            guard settle(URL(fileURLWithPath: path, isDirectory: true)) else { continue }
             try? FileManager.default.removeItem(atPath: path)
         }
     }

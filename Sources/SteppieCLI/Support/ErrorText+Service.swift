@@ -64,6 +64,8 @@ extension ErrorText {
         case .fault(let child, let reason): return t("service.log.fault", ["child": child, "reason": reason])
         case .tapNotSaved(let child, let action): return t("service.log.tapNotSaved", ["child": child, "action": action])
         case .peerRefused(let uid): return t("service.log.peerRefused", ["uid": String(uid)])
+        case .restoreRepaired(let finished, let undone):
+            return t("service.log.restoreRepaired", ["finished": String(finished), "undone": String(undone)])
         case .stopping: return t("service.log.stopping")
         }
     }

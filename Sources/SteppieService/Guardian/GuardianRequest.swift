@@ -15,6 +15,9 @@ extension GuardianWeb {
         var notice: String?
         /// A notice for the page after this one (set by a form that succeeded).
         var nextNotice: String?
+        /// This request restored a backup (which may bring another PIN): the browser that did it,
+        /// with the PIN typed again, stays signed in; every other session ends with the old PIN.
+        var pinReplaced = false
 
         init(web: WebRequest, store: Store, config: Config) {
             self.web = web
@@ -27,6 +30,10 @@ extension GuardianWeb {
         }
 
         var localizer: Localizer { config.localizer }
+
+        /// Whose PIN backoff this request's attempts count against: the home network's pages
+        /// (HTTPS) or the device's own.
+        var origin: AttemptOrigin { web.secure ? .network : .device }
 
         /// The device's language (what a new session starts in).
         let deviceLocale: String
@@ -85,13 +92,14 @@ extension GuardianWeb {
             if let session {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
                                                          ("/guardian/backup", "web.nav.backup", "backup"),
-                                                         ("/guardian/l10n", "web.nav.l10n", "l10n"),
-                                                         ("/", "web.nav.childScreen", "child")]
+                                                         ("/guardian/l10n", "web.nav.l10n", "l10n")]
                 let path = "/" + web.path.joined(separator: "/")
                 page.nav = HTMLPage.Nav(
                     csrf: session.csrf,
-                    // On the home network there is no child screen to go back to.
-                    items: items.filter { !(config.secureCookies && $0.2 == "child") }.map { (href: $0.0, label: t($0.1), current: screen == $0.2) },
+                    items: items.map { (href: $0.0, label: t($0.1), current: screen == $0.2) },
+                    // A form, not a link: going to the child's screen signs this browser out. On the
+                    // home network there is no child screen to go back to.
+                    childScreen: config.secureCookies ? nil : t("web.nav.childScreen"),
                     signOut: t("web.nav.signOut"), languageLabel: t("web.nav.language"),
                     otherLanguages: GuardianWeb.locales.filter { $0 != locale }.map {
                         (tag: $0, label: localizer.text("web.language.name", locale: $0), href: path + "?lang=" + $0)

@@ -14,6 +14,8 @@ extension GuardianWeb {
         let token: String
         let path: String
         let plan: RestorePlan
+        /// The archive's file: removed when the last copy of this goes (the session ends).
+        let file: SpoolFile
     }
 
     /// Where uploads wait: owner-only, beside the database.
@@ -25,7 +27,7 @@ extension GuardianWeb {
         body += "<form method=\"post\" action=\"/guardian/backup/create\" data-form=\"backup-create\">\(r.csrf)"
         body += "<button type=\"submit\">\(esc(r.t("web.backup.downloadButton")))</button></form></section>"
         if let pending {
-            body += confirmation(r, pending)
+            body += confirmation(r, pending, error: error)
         } else {
             body += "<section aria-labelledby=\"restore-h\"><h2 id=\"restore-h\">\(esc(r.t("web.backup.restore")))</h2>"
             body += "<p>\(esc(r.t("web.backup.restoreHint")))</p>"
@@ -38,7 +40,7 @@ extension GuardianWeb {
     }
 
     /// What a restore would replace, named: the device's children and sets now, then the backup's.
-    private func confirmation(_ r: Request, _ pending: PendingRestore) -> String {
+    private func confirmation(_ r: Request, _ pending: PendingRestore, error: PageError?) -> String {
         let plan = pending.plan
         var h = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(esc(r.t("web.backup.confirmTitle")))</h2>"
         h += "<p>\(esc(r.t("web.backup.from", ["platform": r.t("cli.backup.platform.\(plan.sourcePlatform.rawValue)"), "created": r.dateTime(iso: plan.createdAt)])))</p>"
@@ -68,9 +70,17 @@ extension GuardianWeb {
         case .carried?, nil: nil   // `carried` needs a plan without the device's count; never here
         }
         if let schedules { h += "<p data-count=\"schedules\">\(esc(schedules))</p>" }
-        if plan.needsNewPin { h += "<p class=\"locked\">\(esc(r.t("web.backup.needsPin")))</p>" }
+        // What happens to the guardian PIN, said before it happens.
+        h += "<p class=\"pin-change\" data-pin-change=\"\(Self.pinChange(plan).rawValue)\">\(esc(r.t("web.backup.pin.\(Self.pinChange(plan).rawValue)")))</p>"
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
+        // The PIN again, as the command line asks for it: a session left open is not enough to
+        // replace everything on the device.
+        let wrong = error?.field == "pin"
+        h += "<p><label for=\"restore-pin\">\(esc(r.t("web.backup.pinLabel")))</label>"
+        h += "<input id=\"restore-pin\" name=\"pin\" type=\"password\" inputmode=\"numeric\" autocomplete=\"current-password\" maxlength=\"12\" required"
+        h += wrong ? " aria-invalid=\"true\" aria-describedby=\"form-error\">" : ">"
+        h += "</p>"
         if phone {
             let active = children.filter { $0.archivedAt == nil }
             h += "<p><label for=\"restore-child\">\(esc(r.t("web.backup.intoChild")))</label><select id=\"restore-child\" name=\"child\">"
@@ -94,48 +104,128 @@ extension GuardianWeb {
             let report = try BackupCreator(appVersion: "0.1.0", timeZone: config.timeZone)
                 .create(store: r.store, assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                         destination: target, at: now)
-            let data = try Data(contentsOf: URL(fileURLWithPath: report.path))
-            return WebResponse(status: 200, contentType: "application/zip", body: Array(data),
-                               headers: [("Content-Disposition", "attachment; filename=\"\(name)\"")])
+            // Sent from the open file (unlinked by the `defer`), never read into memory: a 37 MiB
+            // archive held as Data, [UInt8] and libmicrohttpd's copy grew the service by 109 MiB.
+            let fd = open(report.path, O_RDONLY | O_CLOEXEC)
+            var st = stat()
+            guard fd >= 0, fstat(fd, &st) == 0 else {
+                let code = errno
+                if fd >= 0 { close(fd) }
+                throw FileRefusal.system(path: report.path, operation: "open", errno: code, reason: String(cString: strerror(code)))
+            }
+            return WebResponse(status: 200, contentType: "application/zip", body: [],
+                               headers: [("Content-Disposition", "attachment; filename=\"\(name)\"")],
+                               file: ResponseFile(fd: fd, size: UInt64(st.st_size)))
         } catch {
             return backupPage(r, status: 500, error: r.pageError(error))
         }
     }
 
-    /// Step 1: the upload is kept owner-only and verified whole; nothing is changed yet.
+    /// Step 1: the upload is kept owner-only and verified whole; nothing is changed yet. The
+    /// server spooled the archive to the upload folder as it arrived; an archive in memory (a
+    /// caller other than the HTTP server) is written there first.
     func uploadBackup(_ r: Request, pending: inout PendingRestore?) -> WebResponse {
         discard(&pending)
-        guard let file = r.web.files["archive"], !file.bytes.isEmpty else {
+        guard let file = r.web.files["archive"], file.size > 0 else {
             return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.error.choice", ["field": r.fieldLabel("archive")])))
         }
-        let token = Secrets.randomToken(byteCount: 16)
-        let path = uploadFolder + "/upload-" + token + ".zip"
-        do {
-            _ = try OwnerOnly.createDirectories(uploadFolder)
-            let fd = try OwnerOnly.openForWriting(path, exclusive: true)
-            defer { close(fd) }
-            try file.bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
-        } catch {
-            unlink(path)
-            return backupPage(r, status: 500, error: r.pageError(error))
+        let spool: SpoolFile
+        if let spooled = file.spool {
+            spool = spooled
+        } else {
+            do throws(UploadRefusal) {
+                spool = try config.uploads.spool(in: uploadFolder)
+                let written: Result<Void, UploadRefusal> = file.bytes.withUnsafeBytes { bytes in
+                    Result { () throws(UploadRefusal) in try spool.write(bytes) }
+                }
+                try written.get()
+                spool.finishWriting()
+            } catch {
+                return uploadRefused(r, error, backup: true)
+            }
         }
         do {
-            let plan = try BackupVerifier().verify(archive: URL(fileURLWithPath: path), defaultChildName: r.t("web.backup.defaultChild"),
+            let plan = try BackupVerifier().verify(archive: URL(fileURLWithPath: spool.path), defaultChildName: r.t("web.backup.defaultChild"),
                                                    at: r.now, naming: true)
-            let staged = PendingRestore(token: token, path: path, plan: plan)
+            let staged = PendingRestore(token: Secrets.randomToken(byteCount: 16), path: spool.path, plan: plan, file: spool)
             pending = staged
             return backupPage(r, pending: staged)
         } catch {
-            unlink(path)
             return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))
         }
     }
 
-    /// Step 2: the archive confirmed on the page is restored, all or nothing.
+    /// A large upload the device did not take: the page it was sent from, saying why and when to try again.
+    func uploadRefused(_ r: Request, _ refusal: UploadRefusal, backup: Bool) -> WebResponse {
+        let message: String
+        var retry: String?
+        switch refusal {
+        case .sessionBusy:
+            message = r.t("web.upload.sessionBusy")
+        case .deviceBusy:
+            message = r.t("web.upload.deviceBusy")
+            retry = "30"
+        case .deviceFull(let mib):
+            message = r.t("web.upload.deviceFull", ["mib": String(mib)])
+            retry = String(Int(GuardianSession.idleTimeout))
+        case .writeFailed:
+            message = r.t("web.upload.writeFailed")
+        }
+        let error = PageError(field: backup ? "archive" : nil, message: message)
+        var response = backup ? backupPage(r, status: refusal.status, error: error)
+            : r.page(screen: "error", titleKey: "web.error.title", status: refusal.status, error: error)
+        if let retry { response.headers.append(("Retry-After", retry)) }
+        return response
+    }
+
+
+    /// What a restore does to the device's guardian PIN.
+    enum PinChange: String {
+        /// A phone backup into one child: the device's PIN stays.
+        case kept
+        /// A Linux backup with a PIN: the backup's PIN and recovery code replace the device's.
+        case replaced
+        /// A Linux backup without a PIN, or a phone backup of the whole device: none afterwards.
+        case none
+    }
+
+    static func pinChange(_ plan: RestorePlan) -> PinChange {
+        if plan.scope?.kind == .child || plan.sourcePlatform != .linux { return plan.needsNewPin ? .none : .kept }
+        return plan.needsNewPin ? .none : .replaced
+    }
+
+    /// The PIN typed on the confirmation, checked under this origin's backoff; nil when accepted,
+    /// else the page to show (the upload stays waiting).
+    private func checkPin(_ r: Request, _ staged: PendingRestore) -> WebResponse? {
+        let pin = r.web.form["pin"] ?? ""
+        guard (try? Validator.pin(pin)) != nil else {
+            return backupPage(r, status: 400, error: PageError(field: "pin", message: r.t("web.signIn.pinForm")), pending: staged)
+        }
+        do {
+            let hasher = try PasswordHasher()
+            switch try r.store.attemptUnlock(at: config.secureClock.now(), startsSession: false, origin: r.origin, verify: { hasher.verify(pin, against: $0) }) {
+            case .accepted, .notSet:
+                return nil
+            case .rejected(let failures, let lock):
+                let message = lock.map { r.t("web.signIn.wrongLocked", ["count": String(failures), "seconds": String(Int($0.rounded(.up)))]) }
+                    ?? r.t("web.signIn.wrong", ["count": String(failures)])
+                return backupPage(r, status: 401, error: PageError(field: "pin", message: message), pending: staged)
+            case .lockedOut(let left):
+                return backupPage(r, status: 429, error: PageError(field: "pin", message: r.t("web.signIn.locked", ["seconds": String(Int(left.rounded(.up)))])),
+                                  pending: staged)
+            }
+        } catch {
+            return backupPage(r, status: 500, error: r.pageError(error), pending: staged)
+        }
+    }
+
+    /// Step 2: the archive confirmed on the page, with the guardian PIN typed again, is restored,
+    /// all or nothing.
     func confirmRestore(_ r: inout Request, pending: inout PendingRestore?) -> WebResponse {
         guard let staged = pending, let token = r.web.form["upload"], Secrets.equalInConstantTime(token, staged.token) else {
             return backupPage(r, status: 409, error: PageError(field: nil, message: r.t("web.backup.expired")))
         }
+        if let refused = checkPin(r, staged) { return refused }
         defer { discard(&pending) }
         do {
             let chosen = (r.web.form["child"] ?? "").isEmpty ? nil : r.web.form["child"]
@@ -150,6 +240,8 @@ extension GuardianWeb {
                          assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                          at: r.now, confirm: { $0.checksum == staged.plan.checksum })
             r.nextNotice = r.t("web.backup.restored", ["routines": String(report.plan.counts.routines), "logs": String(report.plan.counts.dailyLogs)])
+            if Self.pinChange(staged.plan) == .replaced { r.nextNotice = (r.nextNotice ?? "") + " " + r.t("web.backup.restoredPin") }
+            r.pinReplaced = true
             return .seeOther("/guardian/")
         } catch {
             return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))

@@ -46,6 +46,8 @@ public final class GuardianWeb: Sendable {
         /// The guardian pages on the home network (`--guardian-lan`): their address and the
         /// certificate's SHA-256 fingerprint, shown on the home page of the kiosk's pages.
         public var lan: (url: String, fingerprint: String)?
+        /// The device's large uploads (one ledger for every guardian page server of a service).
+        public var uploads = UploadLedger()
         /// Where a failure's whole description goes (the service's log, standard error); the
         /// pages themselves say only its kind.
         public var report: @Sendable (String) -> Void = { line in
@@ -74,6 +76,17 @@ public final class GuardianWeb: Sendable {
         self.config = config
         let store = try Store(path: config.databasePath, timeZone: config.timeZone, mode: .existingOnly)
         inner = Mutex(Inner(store: store))
+        // Archives left waiting by a service that was stopped or killed: no session holds them now.
+        config.uploads.removeLeftovers(in: uploadFolder)
+    }
+
+    /// Ends the sessions whose time is up, and with them their waiting archives (the service's
+    /// loop calls this every few seconds, so an idle session's upload does not wait for the next
+    /// sign-in). Skipped when a request holds the pages (a restore can take seconds): the
+    /// service's thread never waits here.
+    public func sweepSessions() {
+        let now = config.secureClock.now()
+        _ = inner.withLockIfAvailable { $0.sessions.expire(at: now) }
     }
 
     /// Signed-in browsers now (tests).
@@ -95,9 +108,16 @@ public final class GuardianWeb: Sendable {
         if r.web.method == "POST", !r.web.sameOrigin { return forbidden(r) }
         if r.web.malformedBody { return r.page(screen: "error", titleKey: "web.error.title", status: 400,
                                                error: PageError(field: nil, message: r.t("web.error.malformed"))) }
-        let hasPin = (try? r.store.guardianState().hasPin) ?? false
-        guard hasPin else { return noPin(r) }
-        let session = sessions.use(r.web.cookies[Self.cookieName], at: now)
+        let generation = try? r.store.pinGeneration()
+        if r.web.method == "GET", path == ["gate"] {
+            // The child's 3-second hold: whatever session this browser had ends here, so the hold
+            // always starts at the PIN pad (a guardian who left the pages open on the kiosk).
+            sessions.close(r.web.cookies[Self.cookieName] ?? "")
+            let lang = r.web.query["lang"].flatMap { Self.locales.contains($0) ? $0 : nil }
+            return .seeOther("/guardian/" + (lang.map { "?lang=" + $0 } ?? ""), headers: [("Set-Cookie", clearedCookie)])
+        }
+        guard let generation = generation ?? nil else { return noPin(r) }
+        let session = sessions.use(r.web.cookies[Self.cookieName], at: now, pinGeneration: generation)
         if var session {
             if let lang = r.web.query["lang"], Self.locales.contains(lang) {
                 session.locale = lang
@@ -128,20 +148,24 @@ public final class GuardianWeb: Sendable {
         if r.web.method == "POST" {
             guard let token = r.web.form["csrf"], Secrets.equalInConstantTime(token, current.csrf) else { return forbidden(r) }
         }
+        if let refusal = r.web.uploadRefusal { return uploadRefused(r, refusal, backup: path.first == "backup") }
         let response: WebResponse
         if path.first == "backup" {
-            var s = sessions.use(current.token, at: now) ?? current
+            var s = sessions.use(current.token, at: now, pinGeneration: generation) ?? current
             response = backup(&r, path: path, pending: &s.restore)
             sessions.update(s)
+            if r.pinReplaced { sessions.rebind(current.token, pinGeneration: (try? r.store.pinGeneration()) ?? nil) }
         } else {
             response = signedIn(&r, path: path)
         }
         // The session as it is now (a backup step may have changed it), not the request's copy.
-        if let notice = r.nextNotice, var s = sessions.use(current.token, at: now) {
+        if let notice = r.nextNotice, var s = sessions.use(current.token, at: now, pinGeneration: (try? r.store.pinGeneration()) ?? nil) {
             s.notice = notice
             sessions.update(s)
         }
-        if path.first == "sign-out" && r.web.method == "POST" { sessions.close(current.token) }
+        // Signing out and leaving for the child's screen both end this browser's session: the
+        // child must never find the pages open behind their screen.
+        if ["sign-out", "child-screen"].contains(path.first) && r.web.method == "POST" { sessions.close(current.token) }
         return response
     }
 
@@ -150,6 +174,8 @@ public final class GuardianWeb: Sendable {
         switch (r.web.method, path.count, path.first) {
         case ("POST", 1, "sign-out"):
             return .seeOther("/guardian/", headers: [("Set-Cookie", clearedCookie)])
+        case ("POST", 1, "child-screen"):
+            return .seeOther("/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 2, "children") where path[1] == "add": return addChild(&r)
         case ("GET", 1, "l10n"): return l10nPage(r)
         case ("GET", 2, "photos"): return photo(r, name: path[1])
@@ -209,7 +235,7 @@ public final class GuardianWeb: Sendable {
 
     func signInPage(_ r: Request, now: SecureInstant, status: Int = 200, error: PageError? = nil) -> WebResponse {
         let state = try? r.store.guardianState()
-        let left = state.map { Int($0.lockRemaining(at: now).rounded(.up)) } ?? 0
+        let left = state.map { Int($0.lockRemaining(at: now, origin: r.origin).rounded(.up)) } ?? 0
         var body = ""
         if left > 0 {
             body += "<p class=\"locked\" role=\"alert\" data-locked-seconds=\"\(left)\">\(esc(r.t("web.signIn.locked", ["seconds": String(left)])))</p>"
@@ -241,10 +267,11 @@ public final class GuardianWeb: Sendable {
         }
         do {
             let hasher = try PasswordHasher()
-            let attempt = try r.store.attemptUnlock(at: now, startsSession: false) { hasher.verify(pin, against: $0) }
+            let attempt = try r.store.attemptUnlock(at: now, startsSession: false, origin: r.origin) { hasher.verify(pin, against: $0) }
             switch attempt {
             case .accepted:
-                let session = sessions.open(at: now, locale: r.web.form["lang"].flatMap { Self.locales.contains($0) ? $0 : nil })
+                let session = sessions.open(at: now, locale: r.web.form["lang"].flatMap { Self.locales.contains($0) ? $0 : nil },
+                                            pinGeneration: try r.store.pinGeneration())
                 return .seeOther("/guardian/", headers: [("Set-Cookie", cookie(session.token))])
             case .rejected(let failures, let lock):
                 let message = lock.map { r.t("web.signIn.wrongLocked", ["count": String(failures), "seconds": String(Int($0.rounded(.up)))]) }
@@ -293,12 +320,12 @@ public final class GuardianWeb: Sendable {
         do {
             let hasher = try PasswordHasher()
             let next = Secrets.randomRecoveryCode()
-            let attempt = try r.store.recover(at: now, startsSession: false, newPinHash: try hasher.hash(pin),
+            let attempt = try r.store.recover(at: now, startsSession: false, origin: r.origin, newPinHash: try hasher.hash(pin),
                                               newRecoveryCodeHash: try hasher.hash(next)) { hasher.verify(code, against: $0) }
             switch attempt {
             case .accepted:
                 sessions.closeAll()
-                let session = sessions.open(at: now, locale: r.locale)
+                let session = sessions.open(at: now, locale: r.locale, pinGeneration: try r.store.pinGeneration())
                 let body = """
                 <p>\(esc(r.t("web.recover.done")))</p>
                 <p class="code" data-recovery-code="\(esc(next))">\(esc(next))</p>

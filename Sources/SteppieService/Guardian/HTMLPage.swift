@@ -34,6 +34,9 @@ struct HTMLPage {
     struct Nav {
         var csrf: String
         var items: [(href: String, label: String, current: Bool)]
+        /// The label of "Child screen" (nil: none, as on the home network): a form that ends the
+        /// session on its way to the child's page.
+        var childScreen: String?
         var signOut: String
         var languageLabel: String
         var otherLanguages: [(tag: String, label: String, href: String)]
@@ -61,6 +64,10 @@ struct HTMLPage {
             h += "</nav><nav aria-label=\"Steppie\" class=\"main-nav\"><ul>"
             for item in nav.items {
                 h += "<li><a href=\"\(esc(item.href))\"\(item.current ? " aria-current=\"page\"" : "")>\(esc(item.label))</a></li>"
+            }
+            if let label = nav.childScreen {
+                h += "<li><form method=\"post\" action=\"/guardian/child-screen\" class=\"leave\">\(csrfField(nav.csrf))"
+                h += "<button type=\"submit\" class=\"link\" data-nav=\"child-screen\">\(esc(label))</button></form></li>"
             }
             h += "</ul></nav>"
             h += "<form method=\"post\" action=\"/guardian/sign-out\" class=\"sign-out\">\(csrfField(nav.csrf))"

@@ -18,3 +18,11 @@ public enum GuardianSecretKind: String, Equatable, Sendable {
     case pin
     case recoveryCode
 }
+
+/// Where an attempt comes from, which chooses the backoff that counts it: the device itself (its
+/// PIN pad on loopback, the command line) or the home network (`--guardian-lan`). Each has its
+/// own failures and lock, so guesses from the network never lock the device's guardian out.
+public enum AttemptOrigin: String, Equatable, Sendable {
+    case device
+    case network
+}

@@ -13,7 +13,14 @@ public struct GuardianState: Equatable, Sendable {
     /// Guardian mode lasts until this deadline unless a guardian command extends it.
     public let session: SecureDeadline?
 
-    public init(hasPin: Bool, hasRecoveryCode: Bool, failedAttempts: Int, lock: SecureDeadline?, session: SecureDeadline?) {
+    /// The same, for attempts from the home network (`--guardian-lan`): counted apart.
+    public let networkFailedAttempts: Int
+    public let networkLock: SecureDeadline?
+
+    public init(hasPin: Bool, hasRecoveryCode: Bool, failedAttempts: Int, lock: SecureDeadline?, session: SecureDeadline?,
+                networkFailedAttempts: Int = 0, networkLock: SecureDeadline? = nil) {
+        self.networkFailedAttempts = networkFailedAttempts
+        self.networkLock = networkLock
         self.hasPin = hasPin
         self.hasRecoveryCode = hasRecoveryCode
         self.failedAttempts = failedAttempts
@@ -22,8 +29,11 @@ public struct GuardianState: Equatable, Sendable {
     }
 
     /// Seconds of backoff left at `now` (zero or less when an attempt would be checked).
-    public func lockRemaining(at now: SecureInstant, policy: PinBackoffPolicy = .standard) -> TimeInterval {
-        policy.lockRemaining(until: lock, failures: failedAttempts, now: now)
+    public func lockRemaining(at now: SecureInstant, policy: PinBackoffPolicy = .standard, origin: AttemptOrigin = .device) -> TimeInterval {
+        switch origin {
+        case .device: policy.lockRemaining(until: lock, failures: failedAttempts, now: now)
+        case .network: policy.lockRemaining(until: networkLock, failures: networkFailedAttempts, now: now)
+        }
     }
 
     /// True when an attempt at `now` would be refused by the backoff.

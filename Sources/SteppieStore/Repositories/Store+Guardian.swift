@@ -11,11 +11,14 @@ extension Store {
         try read {
             try db.queryFirst("""
                 SELECT guardian_pin_hash IS NOT NULL, recovery_code_hash IS NOT NULL, failed_pin_attempts,
-                       pin_locked_until, pin_locked_boot, guardian_unlocked_until, guardian_unlocked_boot FROM device_settings
+                       pin_locked_until, pin_locked_boot, guardian_unlocked_until, guardian_unlocked_boot,
+                       network_failed_pin_attempts, network_pin_locked_until, network_pin_locked_boot FROM device_settings
                 """) { row in
                 GuardianState(hasPin: row.bool(0), hasRecoveryCode: row.bool(1), failedAttempts: row.int(2),
                               lock: Store.deadline(wall: row.optionalText(3), boot: row.optionalText(4)),
-                              session: Store.deadline(wall: row.optionalText(5), boot: row.optionalText(6)))
+                              session: Store.deadline(wall: row.optionalText(5), boot: row.optionalText(6)),
+                              networkFailedAttempts: row.int(7),
+                              networkLock: Store.deadline(wall: row.optionalText(8), boot: row.optionalText(9)))
             } ?? GuardianState(hasPin: false, hasRecoveryCode: false, failedAttempts: 0, lock: nil, session: nil)
         }
     }
@@ -46,21 +49,31 @@ extension Store {
     ///
     /// `startsSession: false` checks the PIN under the same backoff without turning on the
     /// command line's guardian mode (the guardian pages keep their own sessions).
+    ///
+    /// `origin` chooses whose backoff counts the attempt: the device's own (its PIN pad, the
+    /// command line) or the home network's (`--guardian-lan`), kept apart so that a stranger's
+    /// guesses lock only the network out, never the person at the device.
     public func attemptUnlock(at now: SecureInstant, policy: PinBackoffPolicy = .standard, startsSession: Bool = true,
-                              verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
-        try attempt(.pin, at: now, policy: policy, startsSession: startsSession, verify: verify) {}
+                              origin: AttemptOrigin = .device, verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
+        try attempt(.pin, at: now, policy: policy, startsSession: startsSession, origin: origin, verify: verify) {}
+    }
+
+    /// A tag that changes whenever the PIN is set, changed or recovered (the tail of its salted
+    /// hash, never enough to check a guess against): sessions opened under another PIN end.
+    public func pinGeneration() throws -> String? {
+        try read { try db.queryFirst("SELECT substr(guardian_pin_hash, -12) FROM device_settings") { $0.optionalText(0) } ?? nil }
     }
 
     /// One recovery-code attempt under the same backoff as the PIN. On success, in the same
     /// transaction, the PIN and the recovery code are replaced by the given hashes (the old code is
     /// then useless) and guardian mode turns on.
-    public func recover(at now: SecureInstant, policy: PinBackoffPolicy = .standard, startsSession: Bool = true, newPinHash: String,
-                        newRecoveryCodeHash: String, verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
+    public func recover(at now: SecureInstant, policy: PinBackoffPolicy = .standard, startsSession: Bool = true, origin: AttemptOrigin = .device,
+                        newPinHash: String, newRecoveryCodeHash: String, verify: (_ storedHash: String) -> Bool) throws -> GuardianAttempt {
         try validate {
             try Store.checkHash(newPinHash, field: "pin")
             try Store.checkHash(newRecoveryCodeHash, field: "recoveryCode")
         }
-        return try attempt(.recoveryCode, at: now, policy: policy, startsSession: startsSession, verify: verify) {
+        return try attempt(.recoveryCode, at: now, policy: policy, startsSession: startsSession, origin: origin, verify: verify) {
             try db.run("UPDATE device_settings SET guardian_pin_hash = ?, recovery_code_hash = ?",
                        [.text(newPinHash), .text(newRecoveryCodeHash)])
         }
@@ -106,11 +119,15 @@ extension Store {
     }
 
     private func attempt(_ kind: GuardianSecretKind, at now: SecureInstant, policy: PinBackoffPolicy, startsSession: Bool,
-                         verify: (String) -> Bool, onSuccess: () throws -> Void) throws -> GuardianAttempt {
+                         origin: AttemptOrigin, verify: (String) -> Bool, onSuccess: () throws -> Void) throws -> GuardianAttempt {
         try write {
             try ensureDeviceRow(now.wall)
             let column = kind == .pin ? "guardian_pin_hash" : "recovery_code_hash"
-            let row = try db.queryFirst("SELECT \(column), failed_pin_attempts, pin_locked_until, pin_locked_boot FROM device_settings") {
+            // The backoff's three columns of this origin (names from this code only, never input).
+            let (failed, until, boot) = origin == .device
+                ? ("failed_pin_attempts", "pin_locked_until", "pin_locked_boot")
+                : ("network_failed_pin_attempts", "network_pin_locked_until", "network_pin_locked_boot")
+            let row = try db.queryFirst("SELECT \(column), \(failed), \(until), \(boot) FROM device_settings") {
                 (hash: $0.optionalText(0), failures: $0.int(1), lock: Store.deadline(wall: $0.optionalText(2), boot: $0.optionalText(3)))
             }
             guard let row else { throw StoreError.corruptRow(table: "device_settings", id: "singleton", reason: "missing") }
@@ -121,7 +138,7 @@ extension Store {
             if verify(hash) {
                 let session = GuardianSession(lastActivity: now)
                 try onSuccess()
-                try db.run("UPDATE device_settings SET failed_pin_attempts = 0, pin_locked_until = NULL, pin_locked_boot = NULL, updated_at = ?",
+                try db.run("UPDATE device_settings SET \(failed) = 0, \(until) = NULL, \(boot) = NULL, updated_at = ?",
                            [stamp(now.wall)])
                 if startsSession {
                     try db.run("UPDATE device_settings SET guardian_unlocked_until = ?, guardian_unlocked_boot = ?",
@@ -131,7 +148,7 @@ extension Store {
             }
             let failures = row.failures + 1
             let lock = policy.lockedUntil(failures: failures, lastFailure: now)
-            try db.run("UPDATE device_settings SET failed_pin_attempts = ?, pin_locked_until = ?, pin_locked_boot = ?, updated_at = ?",
+            try db.run("UPDATE device_settings SET \(failed) = ?, \(until) = ?, \(boot) = ?, updated_at = ?",
                        [.int(failures), optionalStamp(lock?.wall), .optionalText(lock?.boot?.stored), stamp(now.wall)])
             return .rejected(failedAttempts: failures, lockSeconds: lock == nil ? nil : policy.lockDuration(afterFailures: failures))
         }

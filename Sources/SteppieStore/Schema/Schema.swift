@@ -8,6 +8,7 @@ public enum Schema {
         Migration(id: "v4-set-schedules", sql: v4SetSchedules),
         Migration(id: "v5-corrections-absences", sql: v5CorrectionsAbsences),
         Migration(id: "v6-device-buttons-haptics", sql: v6DeviceButtonsHaptics),
+        Migration(id: "v7-network-backoff-photo-swaps", sql: v7NetworkBackoffPhotoSwaps),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.
