@@ -78,7 +78,7 @@ public struct KioskScreen: Sendable, Equatable {
         else if state.undo != nil { screen = "undo" }
         else if state.isAllDone { screen = "allDone" }
         else { screen = "current" }
-        let keys = ["done", "undo", "next", "allDone", "waiting", "empty", "reconnecting", "progress", "doneHint", "list", "notSaved"]
+        let keys = ["done", "undo", "next", "allDone", "waiting", "empty", "reconnecting", "progress", "doneHint", "list", "notSaved", "notTaken"]
         var labels: [String: String] = [:]
         for key in keys {
             labels[key] = text("kiosk." + key, ["time": waiting ?? "", "completed": String(state.shownCompleted),

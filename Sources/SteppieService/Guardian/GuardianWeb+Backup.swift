@@ -243,6 +243,12 @@ extension GuardianWeb {
             if Self.pinChange(staged.plan) == .replaced { r.nextNotice = (r.nextNotice ?? "") + " " + r.t("web.backup.restoredPin") }
             r.pinReplaced = true
             return .seeOther("/guardian/")
+        } catch let error as BackupError {
+            guard case .rollbackFailed = error else {
+                return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))
+            }
+            // Not "nothing was changed": the old data could not all be put back (the log says where).
+            return backupPage(r, status: 500, error: PageError(field: "archive", message: r.t("web.backup.unfinished", ["reason": r.failureReason(error)])))
         } catch {
             return backupPage(r, status: 400, error: PageError(field: "archive", message: r.t("web.backup.refused", ["reason": backupReason(r, error)])))
         }
