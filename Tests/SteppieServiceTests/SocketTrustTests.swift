@@ -275,4 +275,28 @@ struct SocketTrustTests {
         #expect(u.owner(shared)?.mode == 0o1777)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: shared)) == [])
     }
+
+    /// The same check for `$XDG_RUNTIME_DIR/steppie`: a link there is refused and what it points
+    /// to keeps its mode (today's service would have made it 0700 and bound in it).
+    @Test func serveRefusesALinkAsTheRuntimeFolder() throws {
+        let u = try Users()
+        let runtime = u.base + "/runtime", elsewhere = u.base + "/elsewhere"
+        for folder in [runtime, elsewhere] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            chmod(folder, 0o755)
+        }
+        try FileManager.default.createSymbolicLink(atPath: runtime + "/steppie", withDestinationPath: elsewhere)
+        var env = u.environment
+        env["XDG_RUNTIME_DIR"] = runtime
+        env["STEPPIE_DB"] = u.base + "/root.db"
+        let log = u.base + "/runtime.log"
+        let serve = try SpawnedProcess(Self.binary, ["serve", "--http", "none", "--output", "null"], environment: env,
+                                       stdoutPath: log, stderrPath: log)
+        let status = serve.wait(timeout: 20)
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(status == 1, "\(text)")
+        #expect(text.contains(runtime + "/steppie") && text.contains("symbolic link"), "\(text)")
+        #expect(u.owner(elsewhere)?.mode == 0o755)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: elsewhere)) == [])
+    }
 }
