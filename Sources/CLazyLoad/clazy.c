@@ -41,7 +41,8 @@ static void blame(const char *ours, const char *reason, struct clazy_failure *fa
     named[length] = 0;
     const char *slash = strrchr(named, '/');
     const char *base = slash ? slash + 1 : named;
-    if (strstr(base, ".so") && strcmp(base, ours) != 0) {
+    // `libzip.so.4.0` is still ours (a file found by its real name); `libsystemd.so.0` under libpulse is not.
+    if (strstr(base, ".so") && strncmp(base, ours, strlen(ours)) != 0) {
         copy(failure->needed_by, sizeof failure->needed_by, ours);
         copy(failure->soname, sizeof failure->soname, base);
     }

@@ -25,8 +25,8 @@ public enum SocketFolderRefusal: Error, Equatable, Sendable {
 /// tightened is the folder itself, never what a link points to.
 package enum SocketFolder {
     /// For the service: makes `path` (mode 0700) when missing, then requires a real folder owned
-    /// by this user and makes its mode exactly 0700. A link, another user's folder or a file is
-    /// refused with nothing changed.
+    /// by this user and makes its mode exactly 0700. A link, a file, another user's folder or one
+    /// every user shares (sticky) is refused with nothing changed.
     package static func prepare(_ path: String) throws(SocketFolderRefusal) {
         var st = stat()
         if lstat(path, &st) != 0 {
