@@ -36,6 +36,9 @@ LIBRARIES = {
 }
 # Called only from our own C (CHTTP) through looked-up pointers: variadic, so no stub is written.
 VARIADIC_FROM_C = {"MHD_start_daemon", "MHD_get_daemon_info", "MHD_get_connection_info"}
+# Looked up by name in our own C, so they are in no stub but in the library's table of names:
+# those variadic calls (CHTTP) and GnuTLS's `gnutls_free`, a variable holding a function pointer (clazy.c).
+LOOKED_UP_IN_C = {"microhttpd": sorted(VARIADIC_FROM_C), "gnutls": ["gnutls_free"]}
 
 
 def soname(lib):
@@ -134,7 +137,13 @@ def main():
             "#include \"clazy.h\"",
         ]
         lines += ["#include <%s>" % h for h in headers]
-        lines += ["", "static struct clazy_library LIBRARY = { \"%s\", NULL };" % so]
+        # Every name the engine looks up in this library, stubs and our own C alike: `steppie serve`
+        # resolves them all before it reports ready (clazy_check_all), so none can fail later.
+        symbols = sorted(set(known) | set(LOOKED_UP_IN_C.get(lib, [])))
+        lines += ["", "static const char *const SYMBOLS[] = {"]
+        lines += ["    \"%s\"," % n for n in symbols]
+        lines += ["    NULL,", "};"]
+        lines += ["", "static struct clazy_library LIBRARY = { \"%s\", NULL, SYMBOLS };" % so]
         lines += ["struct clazy_library *clazy_%s(void) { return &LIBRARY; }" % ident, ""]
         lines += [stub(n, *protos[n]) for n in known]
         path = os.path.join(OUT, "stubs_%s.c" % ident)

@@ -2,7 +2,17 @@
 #include "clazy.h"
 #include <espeak-ng/speak_lib.h>
 
-static struct clazy_library LIBRARY = { "libespeak-ng.so.1", NULL };
+static const char *const SYMBOLS[] = {
+    "espeak_Info",
+    "espeak_Initialize",
+    "espeak_SetParameter",
+    "espeak_SetSynthCallback",
+    "espeak_SetVoiceByName",
+    "espeak_Synth",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libespeak-ng.so.1", NULL, SYMBOLS };
 struct clazy_library *clazy_espeak_ng(void) { return &LIBRARY; }
 
 const char *espeak_Info(const char ** a0) {

@@ -4,7 +4,40 @@
 #include <gnutls/x509.h>
 #include <gnutls/crypto.h>
 
-static struct clazy_library LIBRARY = { "libgnutls.so.30", NULL };
+static const char *const SYMBOLS[] = {
+    "gnutls_free",
+    "gnutls_rnd",
+    "gnutls_strerror_name",
+    "gnutls_x509_crt_deinit",
+    "gnutls_x509_crt_export2",
+    "gnutls_x509_crt_get_activation_time",
+    "gnutls_x509_crt_get_expiration_time",
+    "gnutls_x509_crt_get_fingerprint",
+    "gnutls_x509_crt_get_key_id",
+    "gnutls_x509_crt_import",
+    "gnutls_x509_crt_init",
+    "gnutls_x509_crt_set_activation_time",
+    "gnutls_x509_crt_set_basic_constraints",
+    "gnutls_x509_crt_set_dn_by_oid",
+    "gnutls_x509_crt_set_expiration_time",
+    "gnutls_x509_crt_set_key",
+    "gnutls_x509_crt_set_key_purpose_oid",
+    "gnutls_x509_crt_set_key_usage",
+    "gnutls_x509_crt_set_serial",
+    "gnutls_x509_crt_set_subject_alt_name",
+    "gnutls_x509_crt_set_subject_key_id",
+    "gnutls_x509_crt_set_version",
+    "gnutls_x509_crt_sign2",
+    "gnutls_x509_privkey_deinit",
+    "gnutls_x509_privkey_export2_pkcs8",
+    "gnutls_x509_privkey_generate",
+    "gnutls_x509_privkey_get_key_id",
+    "gnutls_x509_privkey_import2",
+    "gnutls_x509_privkey_init",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libgnutls.so.30", NULL, SYMBOLS };
 struct clazy_library *clazy_gnutls(void) { return &LIBRARY; }
 
 int gnutls_rnd(gnutls_rnd_level_t a0, void * a1, size_t a2) {

@@ -2,7 +2,27 @@
 #include "clazy.h"
 #include <microhttpd.h>
 
-static struct clazy_library LIBRARY = { "libmicrohttpd.so.12", NULL };
+static const char *const SYMBOLS[] = {
+    "MHD_add_response_header",
+    "MHD_create_post_processor",
+    "MHD_create_response_from_buffer",
+    "MHD_create_response_from_callback",
+    "MHD_create_response_from_fd64",
+    "MHD_destroy_post_processor",
+    "MHD_destroy_response",
+    "MHD_get_connection_info",
+    "MHD_get_connection_values",
+    "MHD_get_daemon_info",
+    "MHD_is_feature_supported",
+    "MHD_lookup_connection_value",
+    "MHD_post_process",
+    "MHD_queue_response",
+    "MHD_start_daemon",
+    "MHD_stop_daemon",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libmicrohttpd.so.12", NULL, SYMBOLS };
 struct clazy_library *clazy_microhttpd(void) { return &LIBRARY; }
 
 enum MHD_Result MHD_add_response_header(struct MHD_Response * a0, const char * a1, const char * a2) {

@@ -2,7 +2,39 @@
 #include "clazy.h"
 #include <pulse/pulseaudio.h>
 
-static struct clazy_library LIBRARY = { "libpulse.so.0", NULL };
+static const char *const SYMBOLS[] = {
+    "pa_context_connect",
+    "pa_context_disconnect",
+    "pa_context_errno",
+    "pa_context_get_state",
+    "pa_context_new",
+    "pa_context_set_state_callback",
+    "pa_context_unref",
+    "pa_operation_unref",
+    "pa_stream_connect_playback",
+    "pa_stream_disconnect",
+    "pa_stream_flush",
+    "pa_stream_get_latency",
+    "pa_stream_get_state",
+    "pa_stream_new",
+    "pa_stream_set_state_callback",
+    "pa_stream_set_write_callback",
+    "pa_stream_unref",
+    "pa_stream_write",
+    "pa_strerror",
+    "pa_threaded_mainloop_free",
+    "pa_threaded_mainloop_get_api",
+    "pa_threaded_mainloop_lock",
+    "pa_threaded_mainloop_new",
+    "pa_threaded_mainloop_signal",
+    "pa_threaded_mainloop_start",
+    "pa_threaded_mainloop_stop",
+    "pa_threaded_mainloop_unlock",
+    "pa_threaded_mainloop_wait",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libpulse.so.0", NULL, SYMBOLS };
 struct clazy_library *clazy_pulse(void) { return &LIBRARY; }
 
 int pa_context_connect(pa_context * a0, const char * a1, pa_context_flags_t a2, const pa_spawn_api * a3) {

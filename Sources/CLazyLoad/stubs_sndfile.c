@@ -2,7 +2,17 @@
 #include "clazy.h"
 #include <sndfile.h>
 
-static struct clazy_library LIBRARY = { "libsndfile.so.1", NULL };
+static const char *const SYMBOLS[] = {
+    "sf_close",
+    "sf_open",
+    "sf_open_fd",
+    "sf_readf_float",
+    "sf_strerror",
+    "sf_writef_short",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libsndfile.so.1", NULL, SYMBOLS };
 struct clazy_library *clazy_sndfile(void) { return &LIBRARY; }
 
 int sf_close(SNDFILE * a0) {

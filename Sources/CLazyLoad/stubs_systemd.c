@@ -2,7 +2,13 @@
 #include "clazy.h"
 #include <systemd/sd-daemon.h>
 
-static struct clazy_library LIBRARY = { "libsystemd.so.0", NULL };
+static const char *const SYMBOLS[] = {
+    "sd_notify",
+    "sd_watchdog_enabled",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libsystemd.so.0", NULL, SYMBOLS };
 struct clazy_library *clazy_systemd(void) { return &LIBRARY; }
 
 int sd_notify(int a0, const char * a1) {

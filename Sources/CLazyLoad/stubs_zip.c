@@ -2,7 +2,33 @@
 #include "clazy.h"
 #include <zip.h>
 
-static struct clazy_library LIBRARY = { "libzip.so.4", NULL };
+static const char *const SYMBOLS[] = {
+    "zip_close",
+    "zip_dir_add",
+    "zip_discard",
+    "zip_error_code_zip",
+    "zip_error_fini",
+    "zip_error_init_with_code",
+    "zip_error_strerror",
+    "zip_fclose",
+    "zip_fdopen",
+    "zip_file_add",
+    "zip_file_get_error",
+    "zip_fopen_index",
+    "zip_fread",
+    "zip_get_error",
+    "zip_get_num_entries",
+    "zip_open",
+    "zip_set_file_compression",
+    "zip_source_buffer",
+    "zip_source_file",
+    "zip_source_free",
+    "zip_stat_index",
+    "zip_stat_init",
+    NULL,
+};
+
+static struct clazy_library LIBRARY = { "libzip.so.4", NULL, SYMBOLS };
 struct clazy_library *clazy_zip(void) { return &LIBRARY; }
 
 int zip_close(zip_t * a0) {

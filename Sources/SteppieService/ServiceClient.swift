@@ -1,5 +1,6 @@
 import CSocket
 import Foundation
+import SteppieFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,10 +12,36 @@ public final class ServiceClient {
     private var buffer: [UInt8] = []
     private var nextId = 1
 
-    /// Connects to the socket at `path`; nil when nothing listens there.
+    /// Connects to the socket at `path` when this user's service answers there; nil when nothing
+    /// does, or when what answers cannot be trusted (`connectChecked` says why).
     public static func connect(path: String) -> ServiceClient? {
+        (try? connectChecked(path: path)) ?? nil
+    }
+
+    /// Connects to the socket at `path`: nil when nothing listens there; refused when its folder is
+    /// a link, not a folder or another user's, or when the process that answers runs as another
+    /// user (SO_PEERCRED: this user or root only). Checked before anything is sent or read, so a
+    /// socket another local user planted is never told a request nor believed (issue 24, class 3).
+    public static func connectChecked(path: String) throws(ServiceTrustRefusal) -> ServiceClient? {
+        do {
+            guard try SocketFolder.check(OwnerOnly.parent(of: path)) else { return nil }
+        } catch {
+            throw .folder(error)
+        }
         let fd = csocket_connect(path)
-        return fd >= 0 ? ServiceClient(fd: fd) : nil
+        guard fd >= 0 else { return nil }
+        var uid: uid_t = 0
+        var pid: pid_t = 0
+        guard csocket_peer(fd, &uid, &pid) == 0 else {
+            let e = errno
+            Glibc.close(fd)
+            throw .peerUnknown(socket: path, errno: e)
+        }
+        guard uid == getuid() || uid == 0 else {
+            Glibc.close(fd)
+            throw .otherUser(socket: path, uid: uid, pid: pid)
+        }
+        return ServiceClient(fd: fd)
     }
 
     private init(fd: Int32) { self.fd = fd }
@@ -95,4 +122,14 @@ public final class ServiceClient {
         }
         return false
     }
+}
+
+/// Why a command would not talk to what answers at the control socket.
+public enum ServiceTrustRefusal: Error, Equatable, Sendable {
+    /// The socket's folder is not a real folder of this user.
+    case folder(SocketFolderRefusal)
+    /// A process of another user (not root) answers at `socket`.
+    case otherUser(socket: String, uid: UInt32, pid: Int32)
+    /// The peer's credentials could not be read.
+    case peerUnknown(socket: String, errno: Int32)
 }

@@ -162,22 +162,12 @@ public final class ServiceHost {
 
     // MARK: Start and stop
 
-    /// Takes the database's instance lock, opens the socket (folder 0700, socket 0600), starts a
-    /// runtime per child and tells systemd it is ready.
+    /// Checks the socket's folder (a real folder of this user, made 0700), takes the database's
+    /// instance lock, opens the socket (0600), starts a runtime per child and tells systemd it is ready.
     public func start() throws {
+        // The folder first: a link or another user's folder is refused before anything is made.
+        do { try SocketFolder.prepare(OwnerOnly.parent(of: socketPath)) } catch { throw ServiceError.socketFolder(error) }
         lock = try InstanceLock(database: databasePath, socket: socketPath)
-        let folder = OwnerOnly.parent(of: socketPath)
-        do {
-            try OwnerOnly.createDirectories(folder)
-        } catch {
-            throw ServiceError.file(error)
-        }
-        var st = stat()
-        guard stat(folder, &st) == 0, st.st_uid == getuid() else { throw ServiceError.unsafeSocketFolder(path: folder) }
-        if st.st_mode & 0o077 != 0 {
-            // Ours, but open to others: a socket in it could be replaced by anyone.
-            do { try OwnerOnly.tighten(folder) } catch { throw ServiceError.file(error) }
-        }
         if OwnerOnly.kind(of: socketPath) != nil {
             let probe = csocket_connect(socketPath)
             if probe >= 0 {

@@ -26,7 +26,7 @@ enum ChildCommand {
         // A screen in a terminal attaches to the service when one runs on this database: it then
         // shows the service's runtime (the same as every other screen), and the sound is the service's.
         if interactive, c.invocation.value("--events") == nil, c.invocation.value("--output") == nil,
-           let client = ServiceCommands.client(c),
+           let client = try ServiceCommands.client(c),
            let remote = RemoteChildMode(client: client, database: ServiceCommands.absolute(store.path), child: child.id.lowercased) {
             return try ChildLoop(runtime: remote, screen: screen, keys: nil, interactive: true, context: c, hasPin: hasPin).run()
         }

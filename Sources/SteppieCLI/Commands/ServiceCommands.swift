@@ -13,6 +13,9 @@ import SteppieTLS
 enum ServiceCommands {
     /// Runs the service in the foreground until SIGTERM, SIGINT or SIGHUP.
     static func serve(_ c: Context) throws -> Int32 {
+        // Before the database is opened or anything is said: a library that cannot be loaded must
+        // stop the service now, by name, not end it when first used (a guardian's backup download).
+        do { try LibraryPreflight.run() } catch { throw ServiceError.library(error) }
         let store = try c.store()
         let database = absolute(store.path)
         let socket = ServicePaths.socket(environment: c.env.variables)
@@ -131,7 +134,7 @@ enum ServiceCommands {
     /// Exit 0 with the service's pid, uptime, children and output when one answers; 1 when none does.
     static func status(_ c: Context) throws -> Int32 {
         let socket = ServicePaths.socket(environment: c.env.variables)
-        guard let client = ServiceClient.connect(path: socket),
+        guard let client = try ServiceClient.connectChecked(path: socket),
               let reply = try? client.request(ServiceRequest(op: "status"), timeout: 5), let status = reply.status else {
             if c.json { try c.printJSON(["running": false, "socket": socket]) } else {
                 c.console.error(c.text("cli.service.none", ["socket": socket]))
@@ -171,16 +174,18 @@ enum ServiceCommands {
 
     // MARK: Commands as clients
 
-    /// The service on this command's database, unless `--no-service` or none answers.
-    static func client(_ c: Context) -> ServiceClient? {
+    /// The service on this command's database, unless `--no-service` or none answers. Throws when
+    /// what answers is not this user's (`ServiceTrustRefusal`): the command then does nothing rather
+    /// than believe it, or act beside the real service it may be hiding.
+    static func client(_ c: Context) throws -> ServiceClient? {
         guard !c.invocation.flag("--no-service") else { return nil }
-        return ServiceClient.connect(path: ServicePaths.socket(environment: c.env.variables))
+        return try ServiceClient.connectChecked(path: ServicePaths.socket(environment: c.env.variables))
     }
 
     /// `say` through the service: it speaks on the device's open stream. Nil when the service
     /// cannot take it (then the command runs in-process).
     static func say(_ c: Context, text: String, rate: Double, volume: Double) throws -> Int32? {
-        guard let client = client(c) else { return nil }
+        guard let client = try client(c) else { return nil }
         let reply = try client.request(ServiceRequest(op: "say", text: text, rate: rate, volume: volume, locale: c.text.locale))
         if let error = reply.error { throw error }
         return 0
@@ -189,7 +194,7 @@ enum ServiceCommands {
     /// `complete`/`undo` through the service's runtime for the child, so the cue is heard and
     /// every screen on that child shows it. Nil when no service runs on this database.
     static func press(_ c: Context, op: String, routineId: UUID?) throws -> Int32? {
-        guard let client = client(c) else { return nil }
+        guard let client = try client(c) else { return nil }
         let database = absolute(c.env.databasePath(option: c.invocation.value("--db")))
         let reply = try client.request(ServiceRequest(op: op, database: database, child: c.invocation.value("--child"),
                                                       routineId: routineId?.lowercased, locale: c.text.locale))
@@ -216,7 +221,7 @@ enum ServiceCommands {
     /// `feedback preview` through the service: heard from the device's open stream. Nil when no
     /// service runs on this database.
     static func preview(_ c: Context, event: String, intensity: String?) throws -> Int32? {
-        guard let client = client(c) else { return nil }
+        guard let client = try client(c) else { return nil }
         let database = absolute(c.env.databasePath(option: c.invocation.value("--db")))
         let reply = try client.request(ServiceRequest(op: "preview", database: database, child: c.invocation.value("--child"),
                                                       locale: c.text.locale, event: event, intensity: intensity))

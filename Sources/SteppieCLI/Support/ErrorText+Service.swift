@@ -1,3 +1,4 @@
+import SteppieCore
 import SteppieInput
 import SteppieService
 import SteppieTLS
@@ -9,7 +10,8 @@ extension ErrorText {
         case .alreadyRunning(let pid, let socket, let database):
             return t("cli.error.serviceRunning", ["pid": pid.map(String.init) ?? "?", "socket": socket ?? "?", "database": database])
         case .socketInUse(let path): return t("cli.error.socketInUse", ["socket": path])
-        case .unsafeSocketFolder(let path): return t("cli.error.unsafeSocketFolder", ["path": path])
+        case .socketFolder(let refusal): return socketFolder(refusal, t)
+        case .library(let l): return library(l, t)
         case .file(let f): return file(f, t)
         case .guardianPages(let reason):
             return t("cli.error.guardianPages", ["reason": reason])
@@ -17,6 +19,40 @@ extension ErrorText {
             return t("cli.error.httpUnavailable", ["address": address, "reason": systemReason("bind", code, t)])
         case .system(let operation, let code): return t("cli.error.serviceSystem", ["reason": systemReason(operation, code, t)])
         }
+    }
+
+    /// Why the control socket's folder is not used.
+    static func socketFolder(_ e: SocketFolderRefusal, _ t: Messages) -> String {
+        switch e {
+        case .symbolicLink(let path): return t("cli.error.socketFolder.symbolicLink", ["path": Validator.printable(path)])
+        case .notDirectory(let path, let kind):
+            return t("cli.error.socketFolder.notDirectory", ["path": Validator.printable(path), "kind": t("file.kind." + kind.rawValue)])
+        case .otherOwner(let path, let uid):
+            return t("cli.error.socketFolder.otherOwner", ["path": Validator.printable(path), "uid": String(uid)])
+        case .shared(let path): return t("cli.error.socketFolder.shared", ["path": Validator.printable(path)])
+        case .file(let f): return file(f, t)
+        case .system(let path, let operation, let code):
+            return t("cli.error.fileSystem", ["path": Validator.printable(path), "reason": systemReason(operation, code, t)])
+        }
+    }
+
+    /// Why a command would not talk to what answers at the control socket.
+    static func serviceTrust(_ e: ServiceTrustRefusal, _ t: Messages) -> String {
+        switch e {
+        case .folder(let refusal): return socketFolder(refusal, t)
+        case .otherUser(let socket, let uid, let pid):
+            return t("cli.error.untrustedService", ["socket": Validator.printable(socket), "uid": String(uid), "pid": String(pid)])
+        case .peerUnknown(let socket, let code):
+            return t("cli.error.untrustedServiceUnknown", ["socket": Validator.printable(socket), "reason": systemReason("getsockopt", code, t)])
+        }
+    }
+
+    /// Why `steppie serve` would not start: a library it may use cannot be loaded.
+    static func library(_ e: LibraryUnavailable, _ t: Messages) -> String {
+        let name = e.neededBy.map { t("cli.error.library.neededBy", ["library": e.soname, "parent": $0]) } ?? e.soname
+        if let signal = e.signal { return t("cli.error.library.signal", ["library": name, "signal": signal]) }
+        if e.timedOut { return t("cli.error.library.timedOut", ["library": name]) }
+        return t("cli.error.library.unavailable", ["library": name, "reason": e.reason])
     }
 
     /// Why the guardian pages' certificate could not be made or used.

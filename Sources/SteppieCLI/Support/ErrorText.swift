@@ -49,6 +49,7 @@ enum ErrorText {
         case let f as FeedbackError: line = feedback(f, t)
         case let f as FileRefusal: line = file(f, t)
         case let s as ServiceError: line = service(s, t)
+        case let s as ServiceTrustRefusal: line = serviceTrust(s, t)
         case let e as TLSError: line = tls(e, t)
         case let s as ServiceFailure: line = serviceFailure(s, t)
         case let b as ButtonDeviceError: line = button(b.catalogKey, b.arguments, t)
