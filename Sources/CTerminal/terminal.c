@@ -98,3 +98,20 @@ int cterminal_unblock_signal(int sig) {
     sigaddset(&set, sig);
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
 }
+
+// The one piece of state a signal handler may touch: written by the handler, read by the loop.
+static volatile sig_atomic_t stop_signal_seen = 0;
+
+static void record_stop_signal(int sig) { stop_signal_seen = sig; }
+
+int cterminal_catch_stop_signal(int sig) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = record_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(sig, &action, NULL) != 0) return -1;
+    return cterminal_unblock_signal(sig);
+}
+
+int cterminal_stop_signal(void) { return stop_signal_seen; }

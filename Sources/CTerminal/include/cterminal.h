@@ -25,4 +25,12 @@ int cterminal_install_crash_guard(int screen_fd, const char *message);
 /// Unblocks `sig` for the calling thread (a parent may have started us with it blocked).
 int cterminal_unblock_signal(int sig);
 
+/// Catches `sig` with a handler that only records it (sigaction: the disposition changes in one
+/// step, so a signal is never ignored in between, as it was while a dispatch source registered
+/// itself), then unblocks it. 0 on success, -1 with errno set.
+int cterminal_catch_stop_signal(int sig);
+
+/// The last signal `cterminal_catch_stop_signal` recorded, 0 while none came.
+int cterminal_stop_signal(void);
+
 #endif

@@ -13,6 +13,10 @@ import SteppieTLS
 enum ServiceCommands {
     /// Runs the service in the foreground until SIGTERM, SIGINT or SIGHUP.
     static func serve(_ c: Context) throws -> Int32 {
+        // First of all: a SIGTERM from now on ends the loop and cleans up, whenever it comes. (A
+        // dispatch source registers asynchronously, and a SIGTERM in between was ignored: a
+        // service stopped just after it started kept running.)
+        for sig in [SIGTERM, SIGINT, SIGHUP] { _ = cterminal_catch_stop_signal(sig) }
         // Before the database is opened or anything is said: a library that cannot be loaded must
         // stop the service now, by name, not end it when first used (a guardian's backup download).
         do { try LibraryPreflight.run() } catch { throw ServiceError.library(error) }
@@ -40,11 +44,8 @@ enum ServiceCommands {
         let host = ServiceHost(store: store, databasePath: database, engine: engine, clock: c.env.clock, socketPath: socket,
                                speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"),
                                http: http, guardianLAN: lan, log: log)
-        let stop = StopFlag()
-        let sources = stop.install(on: [SIGTERM, SIGINT, SIGHUP])
-        defer { sources.forEach { $0.cancel() } }
         try host.start()
-        host.run(until: { stop.isSet })
+        host.run(until: { cterminal_stop_signal() != 0 })
         return 0
     }
 
