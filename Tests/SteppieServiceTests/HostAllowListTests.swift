@@ -42,18 +42,9 @@ import Testing
             // connection is queued as soon as the server listens, before `start` returns.
             let client = Thread {
                 while !knock.stop.load(ordering: .relaxed) {
-                    guard let fd = KioskHTTPTests.connectLoopback(port, timeout: 5) else { continue }
-                    defer { close(fd) }
                     let text = "GET /api/children HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
-                    let bytes = Array(text.utf8)
-                    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    var data = [UInt8]()
-                    var buf = [UInt8](repeating: 0, count: 4096)
-                    while true {
-                        let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                        if n <= 0 { break }
-                        data += buf[0..<n]
-                    }
+                    // Not listening yet: knock again.
+                    guard let data = KioskHTTPTests.raw(port, text) else { continue }
                     knock.answer.withLock { $0 = KioskHTTPTests.parse(data)?.status ?? -1 }
                     return
                 }
