@@ -8,6 +8,8 @@
 # load does not starve the audio tests' 20 ms streams.
 set -eu
 cd "$(dirname "$0")/.."
+# Processes started from here on are the tests' own: none may outlive the run (scripts/leftovers.sh).
+export STEPPIE_TEST_STARTED=$(date +%s)
 scripts/deps.sh
 swift build --build-tests
 # The binary `make install` and `make run` ship: a release build linked by lld with the layout of
@@ -19,3 +21,5 @@ scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|Service
 scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests'
 STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check
+# Nothing the tests started may still run: tmux servers, services, PulseAudio, browsers.
+scripts/leftovers.sh

@@ -50,6 +50,7 @@ import Testing
         #expect(h.run(["init", "--child", "Mina"]).status == 0)
         #expect(h.run(["profile", "set", "--intensity", intensity]).status == 0)
         let t = ChildModeTmuxTests.Tmux()
+        defer { t.stop() }
         let command = "TZ=Asia/Seoul NO_COLOR=1 \(CLIHarness.binary) child --db \(h.db) --locale en --output null; sleep 30"
         t.run(["new-session", "-d", "-s", "child", "-x", "100", "-y", "40", command])
         #expect(t.waitFor("W a k e   u p"), "first screen: \(t.screen())")

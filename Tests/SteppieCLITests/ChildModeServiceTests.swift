@@ -25,6 +25,7 @@ import Testing
         #expect(h.sh("$S service status", env: env).status == 0)
 
         let t = ChildModeTmuxTests.Tmux()
+        defer { t.stop() }
         let command = "STEPPIE_SOCKET=\(socket) STEPPIE_DB=\(h.db) TZ=Asia/Seoul NO_COLOR=1 \(CLIHarness.binary) child --locale en; echo EXITED $?; sleep 30"
         t.run(["new-session", "-d", "-s", "child", "-x", "100", "-y", "40", command])
         #expect(t.waitFor("0 / 6"), "first screen: \(t.screen())")

@@ -18,6 +18,7 @@ import Testing
         let h = BinaryHarness()
         #expect(h.sh("$S init --child Mina").status == 0)
         let t = ChildModeTmuxTests.Tmux()
+        defer { t.stop() }
         let pidFile = h.directory + "/child.pid"
         // The shell reports the status and the terminal's modes after child mode ends.
         let command = "sh -c 'echo $$ > \(pidFile); exec env TZ=Asia/Seoul NO_COLOR=1 \(CLIHarness.binary) child --db \(h.db) --locale en --output null'; "

@@ -18,7 +18,10 @@ import SteppieStore
         func run(_ args: [String], output: Bool = false) -> String {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            let launcher = "import subprocess, sys; out = open(sys.argv[1], 'w') if sys.argv[1] else subprocess.DEVNULL; "
+            // The test process's threads block signals, and a child inherits the mask: unblocked
+            // here, or the panes never see the SIGHUP of `kill-server` and outlive the server.
+            let launcher = "import signal, subprocess, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                + "out = open(sys.argv[1], 'w') if sys.argv[1] else subprocess.DEVNULL; "
                 + "sys.exit(subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, close_fds=True))"
             p.arguments = ["python3", "-c", launcher, output ? capture.path : "", "tmux", "-L", socket] + args
             p.standardInput = FileHandle.nullDevice
@@ -44,10 +47,28 @@ import SteppieStore
             return false
         }
 
-        deinit {
+        /// Ends the server and everything in its panes. Called by `deinit`, and by the tests with
+        /// `defer` (a `deinit` is not a promise: a server left behind kept `steppie child` waiting
+        /// for input an hour after the test run). The server's pid is asked first, so a server
+        /// that ignores `kill-server` is killed outright.
+        func stop() {
+            guard !stopped else { return }
+            stopped = true
+            let pid = Int32(run(["display-message", "-p", "#{pid}"], output: true).trimmingCharacters(in: .whitespacesAndNewlines))
+            // Each pane's program leads its own process group: ended with it, whatever it ignores.
+            let panes = run(["list-panes", "-a", "-F", "#{pane_pid}"], output: true).split(separator: "\n").compactMap { Int32($0) }
+            for pane in panes where pane > 0 { kill(-pane, SIGKILL) }
             run(["kill-server"])
+            if let pid, pid > 0 {
+                let deadline = Date().addingTimeInterval(3)
+                while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
+                if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+            }
             try? FileManager.default.removeItem(at: capture)
         }
+        private var stopped = false
+
+        deinit { stop() }
     }
 
     @Test func completeTheMorningUndoOnceSeeUndoRefusedReachAllDone() throws {
@@ -55,6 +76,7 @@ import SteppieStore
         let h = CLIHarness()
         #expect(h.run(["init", "--child", "Mina"]).status == 0)
         let t = Tmux()
+        defer { t.stop() }
         let command = "TZ=Asia/Seoul NO_COLOR=1 \(CLIHarness.binary) child --db \(h.db) --locale en --output null; echo EXITED $?; sleep 30"
         t.run(["new-session", "-d", "-s", "child", "-x", "100", "-y", "40", command])
         #expect(t.waitFor("W a k e   u p"), "first screen: \(t.screen())")

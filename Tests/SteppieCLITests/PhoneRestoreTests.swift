@@ -241,6 +241,7 @@ import Testing
         let (h, archive) = try PhoneRestoreTests.twoChildren()
         let mina = PhoneRestoreTests.rows(of: "Mina", h)
         let t = ChildModeTmuxTests.Tmux()
+        defer { t.stop() }
         let command = "STEPPIE_DB='\(h.db)' \(CLIHarness.binary) backup restore '\(archive)' --locale en; echo EXITED $?; sleep 30"
         t.run(["new-session", "-d", "-s", "child", "-x", "160", "-y", "40", command])
         #expect(t.waitFor("Name or number:"), "\(t.screen())")

@@ -27,3 +27,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: f.socket))
     }
 }
+
+/// `serve` refuses a bad option before it opens or creates anything: no database, no journal,
+/// no socket folder, no certificate (before, `--http 0.0.0.0:80` was refused after the database
+/// and the buttons were opened, and a fresh data folder was created for nothing).
+@Suite struct ServeUsageTests {
+    @Test(arguments: [
+        (["--http", "0.0.0.0:80"], "--http"),
+        (["--http", "127.0.0.1:http"], "--http"),
+        (["--guardian-lan", "999.1.1.1:8471"], "--guardian-lan"),
+        (["--button", "/dev/input/event0:KEY_NOPE=done"], "--button"),
+    ])
+    func aRefusedOptionCreatesNothing(arguments: [String], option: String) throws {
+        let f = ServiceFixture()
+        let data = f.directory + "/fresh"
+        let run = f.directory + "/fresh-run"
+        let result = f.run(["serve", "--output", "null"] + arguments,
+                           extra: ["STEPPIE_DB": data + "/steppie.db", "STEPPIE_SOCKET": run + "/control.sock"])
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.err)")
+        #expect(result.err.contains(option), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: data), "\(arguments): the data folder was created")
+        #expect(!FileManager.default.fileExists(atPath: run), "\(arguments): the socket folder was created")
+        let left = try FileManager.default.contentsOfDirectory(atPath: f.directory).filter { !$0.hasPrefix("out-") && !$0.hasPrefix("err-") }
+        #expect(left.isEmpty, "\(arguments): \(left)")
+    }
+}

@@ -31,13 +31,9 @@ enum ServiceCommands {
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let locales = Set((try store.children(includeArchived: false)).compactMap(\.profile.locale) + [c.text.locale])
         do { try engine.warmUp(locales: locales.sorted()) } catch { log(.fault(child: "-", reason: String(describing: error))) }
-        let buttons = try c.invocation.values("--button").map { (text: String) throws -> ButtonDevice in
-            let spec: ButtonSpec
-            do throws(ButtonSpecError) { spec = try ButtonSpec(parsing: text) } catch {
-                throw UsageError.refusedValue(option: "--button", value: text, reason: c.text(error.catalogKey, error.arguments))
-            }
-            return try ButtonDevice(spec: spec, debounce: spec.effectiveDebounce(childSetting: Debouncer.defaultWindow),
-                                    now: ContinuousClock.now)
+        // Every value was parsed and checked with the command line (exit 64 before anything above).
+        let buttons = try c.invocation.allTyped(ButtonSpec.self, "--button").map { spec in
+            try ButtonDevice(spec: spec, debounce: spec.effectiveDebounce(childSetting: Debouncer.defaultWindow), now: ContinuousClock.now)
         }
         let http = try httpConfig(c)
         let lan = try guardianLANConfig(c, database: database)
@@ -49,26 +45,16 @@ enum ServiceCommands {
         return 0
     }
 
-    /// `--http ADDR:PORT` (default 127.0.0.1:8470; `none` turns the pages off). Loopback only: the
-    /// child's page has no sign-in, so nothing from the network may reach it.
+    /// `--http ADDR:PORT` (default 127.0.0.1:8470; `none` turns the pages off), parsed by the
+    /// command line as a `LoopbackAddress`.
     static func httpConfig(_ c: Context) throws -> ServiceHost.HTTPConfig? {
-        let value = c.invocation.value("--http") ?? "127.0.0.1:8470"
-        if value == "none" { return nil }
-        let expected = c.text("cli.expected.httpAddress")
-        guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]) else {
-            throw UsageError.invalidValue(option: "--http", value: value, expected: expected)
-        }
-        var address = String(value[..<colon])
-        if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
-        if address == "localhost" { address = "127.0.0.1" }
-        guard address == "::1" || address.hasPrefix("127.") else {
-            throw UsageError.invalidValue(option: "--http", value: value, expected: expected)
-        }
+        let chosen = c.invocation.typed(LoopbackAddress.self, "--http") ?? .default
+        guard let address = chosen.address else { return nil }
         guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
         let catalogs = try c.env.catalogs.get()
         let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
         let (guardian, photos) = try guardianConfig(c)
-        return ServiceHost.HTTPConfig(address: address, port: port, webDirectory: DataDirectory.webDirectory(in: data),
+        return ServiceHost.HTTPConfig(address: address, port: chosen.port, webDirectory: DataDirectory.webDirectory(in: data),
                                       photosDirectory: photos, guardian: guardian) { key, args, locale in
             localizer.text(key, locale: locale, args: args)
         }
@@ -86,50 +72,21 @@ enum ServiceCommands {
         return (guardian, photos)
     }
 
-    /// The default address of `--guardian-lan` alone: every interface, port 8471.
-    static let guardianLANDefault = (address: "0.0.0.0", port: UInt16(8471))
-
     /// `--guardian-lan [ADDR[:PORT]]` (off unless given; alone: 0.0.0.0:8471): the guardian pages
     /// over HTTPS on the home network, with the certificate in `<database folder>/tls` (made on
     /// first use, reused after).
     static func guardianLANConfig(_ c: Context, database: String) throws -> ServiceHost.GuardianLANConfig? {
         guard c.invocation.flag("--guardian-lan") else { return nil }
-        let value = c.invocation.value("--guardian-lan")
-        guard let (address, port) = parseLANAddress(value) else {
-            throw UsageError.invalidValue(option: "--guardian-lan", value: value ?? "", expected: c.text("cli.expected.lanAddress"))
-        }
+        let chosen = c.invocation.typed(LANAddress.self, "--guardian-lan") ?? .default
         guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
-        let names = LANNames.current(bindAddress: address)
+        let names = LANNames.current(bindAddress: chosen.address)
         let store = TLSIdentityStore(databasePath: database)
         let commonName = names.hostNames.first ?? names.display
         let (identity, created) = try store.loadOrCreate(commonName: commonName, dnsNames: names.hostNames,
                                                          ipAddresses: names.certificateAddresses, now: c.env.secureClock.now().wall)
         let (guardian, _) = try guardianConfig(c)
-        return ServiceHost.GuardianLANConfig(address: address, port: port, identity: identity, certificateCreated: created, names: names,
-                                             webDirectory: DataDirectory.webDirectory(in: data), guardian: guardian)
-    }
-
-    /// `ADDR`, `ADDR:PORT`, `[IPV6]:PORT` or a bare IPv6 address; nil (the default) gives
-    /// 0.0.0.0:8471. The address must be an IP literal this machine can bind.
-    static func parseLANAddress(_ value: String?) -> (address: String, port: UInt16)? {
-        guard let value else { return guardianLANDefault }
-        var address = value, port = guardianLANDefault.port
-        if value.hasPrefix("[") {
-            guard let close = value.firstIndex(of: "]") else { return nil }
-            address = String(value[value.index(after: value.startIndex)..<close])
-            let rest = value[value.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":"), let p = UInt16(rest.dropFirst()) else { return nil }
-                port = p
-            }
-        } else if value.filter({ $0 == ":" }).count == 1, let colon = value.firstIndex(of: ":") {
-            guard let p = UInt16(value[value.index(after: colon)...]) else { return nil }
-            address = String(value[..<colon])
-            port = p
-        }
-        var v4 = in_addr(), v6 = in6_addr()
-        guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else { return nil }
-        return (address, port)
+        return ServiceHost.GuardianLANConfig(address: chosen.address, port: chosen.port, identity: identity, certificateCreated: created,
+                                             names: names, webDirectory: DataDirectory.webDirectory(in: data), guardian: guardian)
     }
 
     /// Exit 0 with the service's pid, uptime, children and output when one answers; 1 when none does.

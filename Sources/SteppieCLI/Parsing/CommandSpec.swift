@@ -15,6 +15,8 @@ public struct OptionSpec: Sendable, Equatable {
     /// The value may be left out (`--guardian-lan` alone, or followed by another option): the
     /// option is then a flag, and the command uses its default value.
     public var valueOptional = false
+    /// The value's type when it has a shape of its own (`LoopbackAddress`), parsed before any handler runs.
+    public var type: ArgumentType? = nil
 
     /// What an option's value is.
     public enum ValueKind: Sendable, Equatable {
@@ -35,16 +37,18 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     /// An option whose value may be left out; `Invocation.flag` says whether it was given at all.
-    public static func optionalValue(_ name: String, _ valueName: String, help: String) -> OptionSpec {
+    public static func optionalValue(_ name: String, _ valueName: String, help: String, type: ArgumentType? = nil) -> OptionSpec {
         var spec = OptionSpec(name: name, valueName: valueName, choices: nil, helpKey: help, repeatable: false)
         spec.valueOptional = true
+        spec.type = type
         return spec
     }
 
     public static func value(_ name: String, _ valueName: String, help: String, choices: [String]? = nil,
-                             repeatable: Bool = false, kind: ValueKind = .text, allowed: AllowedValues? = nil) -> OptionSpec {
+                             repeatable: Bool = false, kind: ValueKind = .text, allowed: AllowedValues? = nil,
+                             type: ArgumentType? = nil) -> OptionSpec {
         OptionSpec(name: name, valueName: valueName, choices: choices, helpKey: help, repeatable: repeatable, kind: kind,
-                   allowed: allowed)
+                   allowed: allowed, type: type)
     }
 }
 

@@ -1,3 +1,5 @@
+import SteppieInput
+
 // `serve`, `service status` (issue 12).
 extension CommandTree {
     static let noService = OptionSpec.flag("--no-service", help: "cli.option.noService")
@@ -5,10 +7,10 @@ extension CommandTree {
     static let serviceArea: [CommandSpec] = [
         CommandSpec("serve", abstract: "cli.serve.abstract", options: [
             output, wavFile,
-            .value("--button", "PATH[:MAP]", help: "cli.option.button", repeatable: true),
+            .value("--button", "PATH[:MAP]", help: "cli.option.button", repeatable: true, type: .of(ButtonSpec.self)),
             .value("--child", "NAME", help: "cli.option.buttonChild"),
-            .value("--http", "ADDR:PORT|none", help: "cli.option.http"),
-            .optionalValue("--guardian-lan", "[ADDR[:PORT]]", help: "cli.option.guardianLAN"),
+            .value("--http", "ADDR:PORT|none", help: "cli.option.http", type: .of(LoopbackAddress.self)),
+            .optionalValue("--guardian-lan", "[ADDR[:PORT]]", help: "cli.option.guardianLAN", type: .of(LANAddress.self)),
         ]),
         CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
             CommandSpec("status", abstract: "cli.service.status.abstract", options: [json]),

@@ -111,6 +111,7 @@ public struct Parser: Sendable {
         let value = tokens[i + 1]
         if value.hasPrefix("--") && value.count > 2 { throw .missingValue(option: name) }
         try check(value, name: name, choices: spec.choices, allowed: spec.allowed)
+        if let type = spec.type, let refusal = type.check(value) { throw .refused(option: name, value: value, refusal) }
         if !spec.repeatable, let old = inv.options[name], !old.isEmpty, old.last != value {
             throw .repeatedOption(name)
         }

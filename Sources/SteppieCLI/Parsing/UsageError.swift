@@ -16,6 +16,8 @@ public enum UsageError: Error, Equatable, Sendable {
     /// A value refused for a reason said in full (a button map naming an unknown key, a path a
     /// button cannot be at): `reason` is catalog text already in the user's language.
     case refusedValue(option: String, value: String, reason: String)
+    /// A value its declared type refused (`ArgumentValue.parse`), found by the parser.
+    case refused(option: String, value: String, ArgumentRefusal)
     case conflictingOptions(String, String)
     /// An option names a path that cannot be used for it (a FIFO as an output file, …).
     case unusablePath(option: String, FileRefusal)

@@ -25,6 +25,10 @@ enum ErrorText {
         case .notAllowed(let o, let v, let a): line = t("cli.error.notAllowed", ["option": o, "value": Validator.printable(v), "allowed": allowed(a, t)])
         case .invalidValue(let o, let v, let x): line = t("cli.error.invalidValue", ["option": o, "value": Validator.printable(v), "expected": x])
         case .refusedValue(let o, let v, let r): line = t("cli.error.refusedValue", ["option": o, "value": Validator.printable(v), "reason": r])
+        case .refused(let o, let v, .expected(let key)):
+            line = t("cli.error.invalidValue", ["option": o, "value": Validator.printable(v), "expected": t(key)])
+        case .refused(let o, let v, .reason(let key, let arguments)):
+            line = t("cli.error.refusedValue", ["option": o, "value": Validator.printable(v), "reason": t(key, arguments)])
         case .conflictingOptions(let a, let b): line = t("cli.error.conflictingOptions", ["first": a, "second": b])
         case .unusablePath(let o, let refusal): line = o + ": " + file(refusal, t)
         }
