@@ -19,6 +19,9 @@ enum LongSentence {
 
 /// Offline rendering of a long sentence is whole and as long as it always was.
 @Suite struct LongSentenceRenderTests {
+    /// Samples two syntheses of the same sentence may differ by (espeak-ng), well under one chunk.
+    static let drift = 512
+
     @Test func aWAVRenderOfALongSentenceKeepsItsLength() throws {
         let strong = Fixture.feedback(.strong)
         let engine = Fixture.engine()
@@ -26,14 +29,15 @@ enum LongSentence {
         let rendered = try engine.renderToBuffer(cue, feedback: strong, locale: "en")
         let speech = try #require(rendered.speech)
         // About 10.3 s (espeak-ng 1.51, Debian 12). espeak-ng's count for this sentence drifts
-        // between identical calls (227 231…228 213 seen), so the exact check is against a whole
-        // synthesis made now (below): a lost 50 ms chunk would be 1 100 samples short.
+        // between identical calls (227 231…228 213 seen), so the check is against a whole
+        // synthesis made now (below), within 512 samples (23 ms): two syntheses made one after the
+        // other still differed by 246 samples in CI, and a lost 50 ms chunk is 1 102 samples short.
         #expect((9 * 22_050)...(12 * 22_050) ~= rendered.samples.count, "\(rendered.samples.count) samples")
         #expect(speech == 0..<rendered.samples.count)
         // The speech is the whole synthesis of the sentence, head and tail.
         let whole = try SpeechSynthesizer.shared.samples(text: "Now it is time for 0 \(LongSentence.title).",
                                                          settings: VoiceSettings(locale: "en", rate: strong.speechRate))
-        #expect(abs(speech.count - whole.count) <= 16)
+        #expect(abs(speech.count - whole.count) <= Self.drift, "\(speech.count) vs \(whole.count)")
         // The WAV output holds the same timeline.
         let path = NSTemporaryDirectory() + "steppie-long-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -41,7 +45,7 @@ enum LongSentence {
         try Fixture.engine(wav).play(cue, feedback: strong, locale: "en")
         try wav.close()
         let back = try SoundFile.read(path: path)
-        #expect(abs(back.count - rendered.samples.count) <= 16)
+        #expect(abs(back.count - rendered.samples.count) <= Self.drift, "\(back.count) vs \(rendered.samples.count)")
         #expect(abs(AudioLevels(back).rms - AudioLevels(rendered.samples).rms) < 0.002)
     }
 }
