@@ -8,11 +8,13 @@ set -u
 started=${STEPPIE_TEST_STARTED:-0}
 pattern='(^|/)(steppie|tmux|pulseaudio|chromedriver)( |$)|steppie-test-|steppie-(svc|cli|pulse|browser)|chromium.*--enable-automation'
 find_left() {
+    local now
+    now=$(date +%s)
     ps -eo pid=,ppid=,etimes=,args= | while read -r pid ppid age args; do
         [ "$pid" = "$$" ] && continue
         [ "$ppid" = "$$" ] && continue
         # Started before this test run: not the tests' own.
-        if [ "$started" -gt 0 ] && [ $(( $(date +%s) - age )) -lt "$started" ]; then continue; fi
+        if [ "$started" -gt 0 ] && [ $(( now - age )) -lt "$started" ]; then continue; fi
         if printf '%s\n' "$args" | grep -Eq "$pattern"; then
             case "$args" in *leftovers.sh*|*grep*) continue ;; esac
             printf '%s %s\n' "$pid" "$args"
