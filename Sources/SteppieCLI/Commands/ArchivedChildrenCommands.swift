@@ -44,9 +44,7 @@ extension Context {
 
     /// Prints an `Encodable` value as one JSON document (sorted keys, pretty, slashes kept).
     func printEncodable<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        console.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try printJSON(value)
     }
 
     /// A local date and time `YYYY-MM-DD HH:mm` of an instant, in the device's zone.

@@ -162,9 +162,7 @@ enum BackupCommands {
     }
 
     static func printJSON<T: Encodable>(_ value: T, _ c: Context) throws -> Int32 {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        c.console.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try c.printJSON(value)
         return 0
     }
 }

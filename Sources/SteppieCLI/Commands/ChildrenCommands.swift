@@ -39,10 +39,9 @@ enum ChildrenCommands {
         let store = try c.store()
         let children = try store.children()
         if c.json {
-            try c.printJSON(try children.map { child -> [String: Any] in
-                let set = try store.activeSet(childId: child.id)
-                return ["id": child.id.lowercased, "name": child.displayName, "intensity": child.profile.intensity.rawValue,
-                        "activeSet": set.map { ["id": $0.id.lowercased, "name": $0.name.values] as [String: Any] } ?? NSNull()]
+            try c.printJSON(try children.map { child in
+                JSONDocuments.ChildSummary(id: child.id.lowercased, name: child.displayName, intensity: child.profile.intensity.rawValue,
+                                           activeSet: try store.activeSet(childId: child.id).map(JSONDocuments.SetRef.init))
             })
             return 0
         }

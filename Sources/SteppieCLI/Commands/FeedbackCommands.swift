@@ -71,31 +71,24 @@ enum FeedbackCommands {
     /// The intensity table with the child's own settings on top.
     static func profiles(_ c: Context) throws -> Int32 {
         let child = try c.child()
-        var rows: [[String: Any]] = []
-        for intensity in FeedbackIntensity.allCases.sorted(by: >) {
+        let rows = FeedbackIntensity.allCases.sorted(by: >).map { intensity in
             var p = child.profile
             p.intensity = intensity
-            let f = EffectiveFeedback(profile: p)
-            rows.append(["intensity": intensity.rawValue, "speech": f.speech, "verbosity": f.verbosity.rawValue,
-                         "speechVolume": f.speechVolume, "speechRate": f.speechRate, "sound": f.soundStyle.rawValue,
-                         "soundGain": f.soundGain, "haptic": f.haptic != nil, "hapticGain": f.hapticGain,
-                         "volumeCap": f.volumeCap, "current": intensity == child.profile.intensity])
+            return ProfileRow(EffectiveFeedback(profile: p), current: intensity == child.profile.intensity)
         }
         if c.json {
-            try c.printJSON(["child": child.displayName, "profiles": rows])
+            try c.printJSON(ProfilesJSON(child: child.displayName, profiles: rows))
             return 0
         }
         c.console.print(c.text("cli.feedback.profilesHeader", ["child": child.displayName]))
         for r in rows {
-            let mark = (r["current"] as? Bool) == true ? "▶" : " "
-            let speech = (r["speech"] as? Bool) == true
-                ? String(format: "%@ vol %.2f rate %.2f", r["verbosity"] as? String ?? "", r["speechVolume"] as? Double ?? 0, r["speechRate"] as? Double ?? 0)
-                : "-"
-            let sound = r["sound"] as? String == "none" ? "-" : String(format: "%@ gain %.2f", r["sound"] as? String ?? "", r["soundGain"] as? Double ?? 0)
-            let haptic = (r["haptic"] as? Bool) == true ? String(format: "%.2f", r["hapticGain"] as? Double ?? 0) : "-"
-            c.console.print("\(mark) \(c.text("feedback.intensity.\(r["intensity"] ?? "")"))  \(c.text("cli.feedback.speech")) \(speech)  "
+            let mark = r.current ? "▶" : " "
+            let speech = r.speech ? String(format: "%@ vol %.2f rate %.2f", r.verbosity, r.speechVolume, r.speechRate) : "-"
+            let sound = r.sound == SoundStyle.none.rawValue ? "-" : String(format: "%@ gain %.2f", r.sound, r.soundGain)
+            let haptic = r.haptic ? String(format: "%.2f", r.hapticGain) : "-"
+            c.console.print("\(mark) \(c.text("feedback.intensity.\(r.intensity)"))  \(c.text("cli.feedback.speech")) \(speech)  "
                             + "\(c.text("cli.feedback.sound")) \(sound)  \(c.text("cli.feedback.haptic")) \(haptic)  "
-                            + String(format: "cap %.2f", r["volumeCap"] as? Double ?? 0))
+                            + String(format: "cap %.2f", r.volumeCap))
         }
         return 0
     }
@@ -183,4 +176,40 @@ enum FeedbackCommands {
     }
 
     static func seconds(_ samples: Int) -> String { String(format: "%.2f", Double(samples) / Double(SpeechSynthesizer.sampleRate)) }
+}
+
+extension FeedbackCommands {
+    /// One intensity's effective feedback in `feedback profiles` (and its `--json`).
+    struct ProfileRow: Encodable {
+        let intensity: String
+        let speech: Bool
+        let verbosity: String
+        let speechVolume: Double
+        let speechRate: Double
+        let sound: String
+        let soundGain: Double
+        let haptic: Bool
+        let hapticGain: Double
+        let volumeCap: Double
+        let current: Bool
+
+        init(_ f: EffectiveFeedback, current: Bool) {
+            intensity = f.intensity.rawValue
+            speech = f.speech
+            verbosity = f.verbosity.rawValue
+            speechVolume = f.speechVolume
+            speechRate = f.speechRate
+            sound = f.soundStyle.rawValue
+            soundGain = f.soundGain
+            haptic = f.haptic != nil
+            hapticGain = f.hapticGain
+            volumeCap = f.volumeCap
+            self.current = current
+        }
+    }
+
+    struct ProfilesJSON: Encodable {
+        let child: String
+        let profiles: [ProfileRow]
+    }
 }

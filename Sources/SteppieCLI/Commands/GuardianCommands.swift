@@ -78,9 +78,8 @@ enum GuardianCommands {
         let unlocked = sessionLeft != nil
         let lockLeft = GuardianAccess.wholeSeconds(state.lockRemaining(at: now))
         if c.json {
-            try c.printJSON(["pinSet": state.hasPin, "recoveryCodeSet": state.hasRecoveryCode, "unlocked": unlocked,
-                             "sessionSecondsLeft": sessionLeft.map { $0 as Any } ?? NSNull(), "failedAttempts": state.failedAttempts,
-                             "lockedSeconds": lockLeft.map { $0 as Any } ?? NSNull()])
+            try c.printJSON(Status(pinSet: state.hasPin, recoveryCodeSet: state.hasRecoveryCode, unlocked: unlocked,
+                                   sessionSecondsLeft: sessionLeft, failedAttempts: state.failedAttempts, lockedSeconds: lockLeft))
             return 0
         }
         c.console.print(c.text(state.hasPin ? "cli.guardian.status.pinSet" : "cli.guardian.status.noPin"))
@@ -122,5 +121,17 @@ enum GuardianCommands {
     private static func showRecoveryCode(_ code: String, _ c: Context) {
         c.console.print(c.text("cli.guardian.recoveryCode", ["code": code]))
         c.console.print(c.text("cli.guardian.recoveryCodeOnce"))
+    }
+}
+
+extension GuardianCommands {
+    /// `guardian status --json`.
+    struct Status: Encodable {
+        let pinSet: Bool
+        let recoveryCodeSet: Bool
+        let unlocked: Bool
+        @NullIfAbsent var sessionSecondsLeft: Int?
+        let failedAttempts: Int
+        @NullIfAbsent var lockedSeconds: Int?
     }
 }

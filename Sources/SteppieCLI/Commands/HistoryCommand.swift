@@ -22,10 +22,9 @@ enum HistoryCommand {
             }
             let calendar = try store.monthCalendar(childId: child.id, month: month, reference: c.today)
             if c.json {
-                try c.printJSON(["child": child.displayName, "month": raw, "days": calendar.days.map { d -> [String: Any] in
-                    ["date": d.day.description, "completed": d.completed, "total": d.total,
-                     "state": d.outcome.map { "\($0)" } ?? NSNull()]
-                }])
+                try c.printJSON(MonthJSON(child: child.displayName, month: raw, days: calendar.days.map { d in
+                    MonthJSON.Day(date: d.day.description, completed: d.completed, total: d.total, state: d.outcome.map { "\($0)" })
+                }))
                 return 0
             }
             let color = c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true
@@ -107,4 +106,19 @@ enum DayView {
         }
         return 0
     }
+}
+
+/// `history --month M --json`.
+struct MonthJSON: Encodable {
+    struct Day: Encodable {
+        let date: String
+        let completed: Int
+        let total: Int
+        /// The day's outcome; null for a day still to come.
+        @NullIfAbsent var state: String?
+    }
+
+    let child: String
+    let month: String
+    let days: [Day]
 }

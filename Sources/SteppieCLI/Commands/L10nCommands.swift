@@ -20,7 +20,7 @@ enum L10nCommands {
             do { _ = try PronunciationLexicon.loadAll(directory: lexicons) } catch { problems.append(error.description) }
         }
         if c.json {
-            try c.printJSON(["problems": problems, "keys": set.allKeys.count, "locales": set.locales])
+            try c.printJSON(CheckReport(problems: problems, keys: set.allKeys.count, locales: set.locales))
         } else if problems.isEmpty {
             c.console.print(c.text("cli.l10n.checkClean", ["count": String(set.allKeys.count), "locales": set.locales.joined(separator: ", ")]))
         } else {
@@ -37,7 +37,7 @@ enum L10nCommands {
         let rows = localizer.show(key: key)
         if rows.isEmpty { throw L10nError.unknownKey(key) }
         if c.json {
-            try c.printJSON(Dictionary(rows.map { ($0.locale, $0.text) }, uniquingKeysWith: { a, _ in a }))
+            try c.printJSON(Dictionary(rows.map { ($0.locale, $0.text) }, uniquingKeysWith: { a, _ in a }) as [String: String])
         } else {
             for row in rows { c.console.print("\(row.locale)\t\(row.text)") }
         }
@@ -105,4 +105,13 @@ enum L10nCommands {
 /// Errors of the localization tools.
 enum L10nError: Error, Equatable {
     case unknownKey(String)
+}
+
+extension L10nCommands {
+    /// `l10n check --json`.
+    struct CheckReport: Encodable {
+        let problems: [String]
+        let keys: Int
+        let locales: [String]
+    }
 }

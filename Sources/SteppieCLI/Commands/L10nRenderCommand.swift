@@ -18,6 +18,31 @@ enum L10nRenderCommand {
         var file: String
     }
 
+    /// One prompt in `index.json` (and a line of `index.tsv`).
+    struct IndexEntry: Codable {
+        let key: String
+        let text: String
+        let spoken: String
+        let file: String
+        let seconds: Double
+        /// Only when rendered for a child's routine titles.
+        let routineTitle: String?
+    }
+
+    /// `index.json`.
+    struct Index: Codable {
+        let locale: String
+        let prompts: [IndexEntry]
+    }
+
+    /// What `--json` prints when the folder is written.
+    struct Summary: Encodable {
+        let locale: String
+        let count: Int
+        let directory: String
+        let seconds: Double
+    }
+
     static func run(_ c: Context) throws -> Int32 {
         let locale = c.invocation.value("--locale") ?? c.text.locale
         let out = URL(fileURLWithPath: c.invocation.value("--out") ?? "l10n-\(locale)")
@@ -41,7 +66,7 @@ enum L10nRenderCommand {
         }
         try OwnerOnly.createDirectories(out.path)
         let started = ContinuousClock.now
-        var index: [[String: Any]] = []
+        var index: [IndexEntry] = []
         let showProgress = !c.json && isatty(STDERR_FILENO) == 1
         for (i, row) in rows.enumerated() {
             let text = localizer.text(row.key, locale: locale, values: row.values)
@@ -49,10 +74,10 @@ enum L10nRenderCommand {
             let samples = try SpeechSynthesizer.shared.speak(text: spoken, locale: locale)
             try SoundFile.writeWAV(samples, to: out.appendingPathComponent(row.file).path)
             let seconds = Double(samples.count) / Double(SpeechSynthesizer.sampleRate)
-            var entry: [String: Any] = ["key": row.key, "text": text, "spoken": SpeechText.spoken(spoken, locale: locale),
-                                        "file": row.file, "seconds": (seconds * 1000).rounded() / 1000]
-            if titles != nil, case .text(let title)? = row.values["routineTitle"] { entry["routineTitle"] = title }
-            index.append(entry)
+            var routineTitle: String?
+            if titles != nil, case .text(let title)? = row.values["routineTitle"] { routineTitle = title }
+            index.append(IndexEntry(key: row.key, text: text, spoken: SpeechText.spoken(spoken, locale: locale), file: row.file,
+                                    seconds: (seconds * 1000).rounded() / 1000, routineTitle: routineTitle))
             if showProgress {
                 let width = 30, filled = (i + 1) * width / rows.count
                 c.console.errorText("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
@@ -62,16 +87,15 @@ enum L10nRenderCommand {
         if showProgress { c.console.errorText("\r\u{1B}[K") }
         let elapsed = ContinuousClock.now - started
         let total = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let data = try JSONSerialization.data(withJSONObject: ["locale": locale, "prompts": index],
-                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try Context.jsonEncoder.encode(Index(locale: locale, prompts: index))
         try data.write(to: out.appendingPathComponent("index.json"))
         var tsv = "key\ttext\tspoken\tseconds\tfile\n"
         for row in index {
-            tsv += "\(row["key"] ?? "")\t\(row["text"] ?? "")\t\(row["spoken"] ?? "")\t\(row["seconds"] ?? "")\t\(row["file"] ?? "")\n"
+            tsv += "\(row.key)\t\(row.text)\t\(row.spoken)\t\(row.seconds)\t\(row.file)\n"
         }
         try Data(tsv.utf8).write(to: out.appendingPathComponent("index.tsv"))
         if c.json {
-            try c.printJSON(["locale": locale, "count": rows.count, "directory": out.path, "seconds": total])
+            try c.printJSON(Summary(locale: locale, count: rows.count, directory: out.path, seconds: total))
         } else {
             c.console.print(c.text("cli.l10n.rendered", ["count": String(rows.count), "path": out.path,
                                                          "seconds": String(format: "%.2f", total)]))

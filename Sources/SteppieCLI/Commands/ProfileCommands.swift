@@ -42,11 +42,29 @@ enum ProfileCommands {
         return 0
     }
 
-    static func json(_ p: FeedbackProfile, child: Child) -> [String: Any] {
-        ["child": child.displayName, "intensity": p.intensity.rawValue, "sound": p.soundEnabled, "speech": p.ttsEnabled,
-         "haptic": p.hapticEnabled, "ttsRate": p.ttsRate, "ttsVolume": p.ttsVolume, "volumeCap": p.volumeCap,
-         "pitch": p.pitch, "voice": p.voiceVariant ?? NSNull(), "undoSeconds": p.undoDurationSeconds,
-         "leadTimes": p.notificationLeadTimes, "quietHours": quietHours(p) ?? NSNull(), "locale": p.locale ?? NSNull()]
+    /// `profile show --json`.
+    struct ProfileJSON: Encodable {
+        let child: String
+        let intensity: String
+        let sound: Bool
+        let speech: Bool
+        let haptic: Bool
+        let ttsRate: Double
+        let ttsVolume: Double
+        let volumeCap: Double
+        let pitch: Int
+        @NullIfAbsent var voice: String?
+        let undoSeconds: Int
+        let leadTimes: [Int]
+        @NullIfAbsent var quietHours: String?
+        @NullIfAbsent var locale: String?
+    }
+
+    static func json(_ p: FeedbackProfile, child: Child) -> ProfileJSON {
+        ProfileJSON(child: child.displayName, intensity: p.intensity.rawValue, sound: p.soundEnabled, speech: p.ttsEnabled,
+                    haptic: p.hapticEnabled, ttsRate: p.ttsRate, ttsVolume: p.ttsVolume, volumeCap: p.volumeCap,
+                    pitch: p.pitch, voice: p.voiceVariant, undoSeconds: p.undoDurationSeconds,
+                    leadTimes: p.notificationLeadTimes, quietHours: quietHours(p), locale: p.locale)
     }
 
     private static func quietHours(_ p: FeedbackProfile) -> String? {

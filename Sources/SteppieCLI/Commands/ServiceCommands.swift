@@ -94,15 +94,13 @@ enum ServiceCommands {
         let socket = ServicePaths.socket(environment: c.env.variables)
         guard let client = try ServiceClient.connectChecked(path: socket),
               let reply = try? client.request(ServiceRequest(op: "status"), timeout: 5), let status = reply.status else {
-            if c.json { try c.printJSON(["running": false, "socket": socket]) } else {
+            if c.json { try c.printJSON(NotRunning(running: false, socket: socket)) } else {
                 c.console.error(c.text("cli.service.none", ["socket": socket]))
             }
             return Steppie.exitFailure
         }
         if c.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            c.console.print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            try c.printJSON(status)
             return 0
         }
         c.console.print(c.text("cli.service.running", ["pid": String(status.pid), "seconds": String(Int(status.uptimeSeconds)),
@@ -167,8 +165,8 @@ enum ServiceCommands {
             }
         }
         if c.json {
-            try c.printJSON(["service": true, "routineId": press.focus.map { $0 as Any } ?? NSNull(),
-                             "progress": ["completed": press.completed, "total": press.total]])
+            try c.printJSON(ServicePress(service: true, routineId: press.focus,
+                                         progress: .init(completed: press.completed, total: press.total)))
         } else {
             c.console.print(c.text(op == "undo" ? "cli.undo.done" : "cli.complete.done",
                                    ["routineTitle": press.focusTitle ?? "", "completed": String(press.completed), "total": String(press.total)]))
@@ -190,5 +188,20 @@ enum ServiceCommands {
 
     static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
+    }
+}
+
+extension ServiceCommands {
+    /// `service status --json` when no service answers.
+    struct NotRunning: Encodable {
+        let running: Bool
+        let socket: String
+    }
+
+    /// `complete --json` / `undo --json` answered by the service.
+    struct ServicePress: Encodable {
+        let service: Bool
+        @NullIfAbsent var routineId: String?
+        let progress: JSONDocuments.Progress
     }
 }

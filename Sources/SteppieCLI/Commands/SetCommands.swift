@@ -10,9 +10,9 @@ enum SetCommands {
         let child = try c.child()
         let sets = try store.sets(childId: child.id)
         if c.json {
-            try c.printJSON(try sets.map { set -> [String: Any] in
-                ["id": set.id.lowercased, "name": set.name.values, "isActive": set.isActive,
-                 "routines": try store.routines(setId: set.id).filter(\.isVisible).count]
+            try c.printJSON(try sets.map { set in
+                JSONDocuments.SetSummary(id: set.id.lowercased, name: set.name.values, isActive: set.isActive,
+                                         routines: try store.routines(setId: set.id).filter(\.isVisible).count)
             })
             return 0
         }

@@ -55,26 +55,79 @@ enum StatsCommand {
     static func percent(_ rate: Double) -> String { "\(Int((rate * 100).rounded()))%" }
 
     private static func json(_ histories: [RoutineHistory], _ stats: ChildStatistics, child: Child,
-                             reference: LocalDay, _ c: Context) -> [String: Any] {
-        // Each streak with its first and last day (null when the streak is 0).
-        func fields(_ s: RoutineStatistics, _ spans: StreakSpans) -> [String: Any] {
-            ["currentStreak": s.currentStreak, "longestStreak": s.longestStreak, "completedDays": s.completedDays,
-             "eligibleDays": s.eligibleDays, "completionRate": s.completionRate,
-             "currentStreakStart": spans.current.map { $0.lowerBound.description } ?? NSNull(),
-             "currentStreakEnd": spans.current.map { $0.upperBound.description } ?? NSNull(),
-             "longestStreakStart": spans.longest.map { $0.lowerBound.description } ?? NSNull(),
-             "longestStreakEnd": spans.longest.map { $0.upperBound.description } ?? NSNull()]
+                             reference: LocalDay, _ c: Context) -> StatsJSON {
+        let routines = histories.map { h in
+            StatsJSON.Routine(id: h.routine.id.lowercased, title: c.resolve(h.routine.title), deleted: h.routine.deletedAt != nil,
+                              isActive: h.routine.isActive, inActiveSet: h.inActiveSet, countsForChild: h.tracked.countsForChild,
+                              figures: .init(stats.perRoutine[h.tracked.id] ?? .empty, stats.perRoutineStreaks[h.tracked.id] ?? .none))
         }
-        let routines = histories.map { h -> [String: Any] in
-            fields(stats.perRoutine[h.tracked.id] ?? .empty, stats.perRoutineStreaks[h.tracked.id] ?? .none).merging([
-                "id": h.routine.id.lowercased, "title": c.resolve(h.routine.title), "deleted": h.routine.deletedAt != nil,
-                "isActive": h.routine.isActive, "inActiveSet": h.inActiveSet, "countsForChild": h.tracked.countsForChild,
-            ]) { a, _ in a }
+        return StatsJSON(child: .init(id: child.id.lowercased, name: child.displayName), reference: reference.description,
+                         routines: routines, days: .init(stats.days, stats.dayStreaks),
+                         routineDays: .init(completed: stats.completedRoutineDays, eligible: stats.eligibleRoutineDays,
+                                            rate: stats.routineDayRate))
+    }
+
+    /// `stats --json`.
+    struct StatsJSON: Encodable {
+        /// Each streak with its first and last day (null when the streak is 0).
+        struct Figures: Encodable {
+            let currentStreak: Int
+            let longestStreak: Int
+            let completedDays: Int
+            let eligibleDays: Int
+            let completionRate: Double
+            @NullIfAbsent var currentStreakStart: String?
+            @NullIfAbsent var currentStreakEnd: String?
+            @NullIfAbsent var longestStreakStart: String?
+            @NullIfAbsent var longestStreakEnd: String?
+
+            init(_ s: RoutineStatistics, _ spans: StreakSpans) {
+                currentStreak = s.currentStreak
+                longestStreak = s.longestStreak
+                completedDays = s.completedDays
+                eligibleDays = s.eligibleDays
+                completionRate = s.completionRate
+                currentStreakStart = spans.current.map { $0.lowerBound.description }
+                currentStreakEnd = spans.current.map { $0.upperBound.description }
+                longestStreakStart = spans.longest.map { $0.lowerBound.description }
+                longestStreakEnd = spans.longest.map { $0.upperBound.description }
+            }
         }
-        return ["child": ["id": child.id.lowercased, "name": child.displayName], "reference": reference.description,
-                "routines": routines,
-                "days": fields(stats.days, stats.dayStreaks),
-                "routineDays": ["completed": stats.completedRoutineDays, "eligible": stats.eligibleRoutineDays,
-                                "rate": stats.routineDayRate]]
+
+        /// A routine's figures with its own keys beside them, in one object.
+        struct Routine: Encodable {
+            let id: String
+            let title: String
+            let deleted: Bool
+            let isActive: Bool
+            let inActiveSet: Bool
+            let countsForChild: Bool
+            let figures: Figures
+
+            private enum Keys: String, CodingKey { case id, title, deleted, isActive, inActiveSet, countsForChild }
+
+            func encode(to encoder: any Encoder) throws {
+                try figures.encode(to: encoder)
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(id, forKey: .id)
+                try c.encode(title, forKey: .title)
+                try c.encode(deleted, forKey: .deleted)
+                try c.encode(isActive, forKey: .isActive)
+                try c.encode(inActiveSet, forKey: .inActiveSet)
+                try c.encode(countsForChild, forKey: .countsForChild)
+            }
+        }
+
+        struct RoutineDays: Encodable {
+            let completed: Int
+            let eligible: Int
+            let rate: Double
+        }
+
+        let child: JSONDocuments.ChildRef
+        let reference: String
+        let routines: [Routine]
+        let days: Figures
+        let routineDays: RoutineDays
     }
 }

@@ -22,10 +22,10 @@ enum TodayCommands {
         let child = try c.child()
         let sets = try store.sets(childId: child.id)
         if c.json {
-            try c.printJSON(try sets.map { set -> [String: Any] in
-                ["id": set.id.lowercased, "name": set.name.values, "isActive": set.isActive,
-                 "startTime": set.startTime?.description ?? NSNull(),
-                 "routines": try store.routines(setId: set.id).map { routineJSON($0, c) }]
+            try c.printJSON(try sets.map { set in
+                JSONDocuments.SetWithRoutines(id: set.id.lowercased, name: set.name.values, isActive: set.isActive,
+                                              startTime: set.startTime?.description,
+                                              routines: try store.routines(setId: set.id).map { routineJSON($0, c) })
             })
             return 0
         }
@@ -76,7 +76,7 @@ enum TodayCommands {
         let plan = try store.today(childId: child.id, day: day)
         let title = plan.item(log.routineId).map { c.resolve($0.routine.title) } ?? ""
         if c.json {
-            try c.printJSON(["log": logJSON(log, c), "progress": ["completed": plan.completedCount, "total": plan.total]])
+            try c.printJSON(JSONDocuments.Saved(log: logJSON(log, c), progress: .init(completed: plan.completedCount, total: plan.total)))
         } else {
             c.console.print(c.text(doneKey, ["routineTitle": title, "completed": String(plan.completedCount), "total": String(plan.total)]))
         }
@@ -85,7 +85,7 @@ enum TodayCommands {
 
     static func icons(_ c: Context) throws -> Int32 {
         if c.json {
-            try c.printJSON(BuiltinIcons.all.map { ["name": $0.name, "label": $0.label.values] as [String: Any] })
+            try c.printJSON(BuiltinIcons.all.map { JSONDocuments.BuiltinIcon(name: $0.name, label: $0.label.values) })
             return 0
         }
         for icon in BuiltinIcons.all { c.console.print("\(icon.name)\t\(c.resolve(icon.label))") }
@@ -125,39 +125,35 @@ enum TodayCommands {
         }
     }
 
-    static func routineJSON(_ r: Routine, _ c: Context) -> [String: Any] {
-        var icon: [String: Any]
+    static func routineJSON(_ r: Routine, _ c: Context) -> JSONDocuments.Routine {
+        let icon: JSONDocuments.Icon
         switch r.icon {
-        case .builtin(let name): icon = ["type": "builtin", "name": name]
-        case .photo(let id, let asset): icon = ["type": "photo", "localAssetId": id, "backupAssetName": asset]
+        case .builtin(let name):
+            icon = .init(type: "builtin", name: name, localAssetId: nil, backupAssetName: nil, label: iconLabel(r.icon, c))
+        case .photo(let id, let asset):
+            icon = .init(type: "photo", name: nil, localAssetId: id, backupAssetName: asset, label: iconLabel(r.icon, c))
         }
-        icon["label"] = iconLabel(r.icon, c)
-        return ["id": r.id.lowercased, "title": r.title.values, "displayTitle": c.resolve(r.title), "order": r.order,
-                "icon": icon, "colorToken": r.colorToken, "isActive": r.isActive,
-                "scheduledTime": r.scheduledTime?.description ?? NSNull(), "titleKey": r.titleKey ?? NSNull()]
+        return .init(id: r.id.lowercased, title: r.title.values, displayTitle: c.resolve(r.title), order: r.order,
+                     icon: icon, colorToken: r.colorToken, isActive: r.isActive,
+                     scheduledTime: r.scheduledTime?.description, titleKey: r.titleKey)
     }
 
-    static func logJSON(_ l: DailyLog, _ c: Context) -> [String: Any] {
-        ["id": l.id.lowercased, "date": l.date.description, "routineId": l.routineId.lowercased,
-         "routineSetId": l.routineSetId.lowercased, "status": l.status.rawValue,
-         "completedAt": l.completedAt.map { Timestamp.format($0, in: c.env.timeZone) } ?? NSNull()]
+    static func logJSON(_ l: DailyLog, _ c: Context) -> JSONDocuments.Log {
+        .init(id: l.id.lowercased, date: l.date.description, routineId: l.routineId.lowercased,
+              routineSetId: l.routineSetId.lowercased, status: l.status.rawValue,
+              completedAt: l.completedAt.map { Timestamp.format($0, in: c.env.timeZone) })
     }
 
-    static func planJSON(_ plan: DayPlan, child: Child, _ c: Context) -> [String: Any] {
-        [
-            "date": plan.day.description,
-            "timeZone": c.env.timeZone.identifier,
-            "child": ["id": child.id.lowercased, "name": child.displayName],
-            "set": plan.set.map { ["id": $0.id.lowercased, "name": $0.name.values] as [String: Any] } ?? NSNull(),
-            "progress": ["completed": plan.completedCount, "total": plan.total],
-            "allDone": plan.isAllDone,
-            "current": plan.current.map { routineJSON($0.routine, c) } ?? NSNull(),
-            "routines": plan.items.map { item -> [String: Any] in
-                var r = routineJSON(item.routine, c)
-                r["status"] = item.isCompleted ? "completed" : "undone"
-                r["log"] = item.log.map { logJSON($0, c) } ?? NSNull()
-                return r
-            },
-        ]
+    static func planJSON(_ plan: DayPlan, child: Child, _ c: Context) -> JSONDocuments.Plan {
+        .init(date: plan.day.description, timeZone: c.env.timeZone.identifier,
+              child: .init(id: child.id.lowercased, name: child.displayName),
+              set: plan.set.map(JSONDocuments.SetRef.init),
+              progress: .init(completed: plan.completedCount, total: plan.total),
+              allDone: plan.isAllDone,
+              current: plan.current.map { routineJSON($0.routine, c) },
+              routines: plan.items.map { item in
+                  .init(routine: routineJSON(item.routine, c), status: item.isCompleted ? "completed" : "undone",
+                        log: item.log.map { logJSON($0, c) })
+              })
     }
 }

@@ -41,10 +41,17 @@ public final class Context {
         try store().resolveChild(invocation.value("--child"))
     }
 
-    /// Prints a value as one JSON document (sorted keys, for stable output).
-    public func printJSON(_ value: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        console.print(String(decoding: data, as: UTF8.self))
+    /// Prints a value as one JSON document: sorted keys (for stable output), pretty, slashes
+    /// kept. Every `--json` document goes through here (`JSONGoldenTests` holds their bytes).
+    public func printJSON<T: Encodable>(_ value: T) throws {
+        console.print(String(decoding: try Self.jsonEncoder.encode(value), as: UTF8.self))
+    }
+
+    /// The encoder of `printJSON` and of files the command line writes as JSON.
+    static var jsonEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return encoder
     }
 
     /// The command's text in another language (a child's), with the same fallback rules.
