@@ -156,22 +156,22 @@ public final class ChildModeRuntime {
         let focus = state.focus.flatMap { state.plan.item($0)?.routine }
         switch event {
         case .completionSaved where before.saving != nil && state.saving == nil:
-            events.record("completed", routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
+            events.record(.completed, routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
         case .completionFailed where before.saving != nil:
-            events.record("saveFailed", routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
+            events.record(.saveFailed, routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
         case .undoSaved where before.saving != nil:
-            events.record("undone", routine: focus, state: state, at: now)
+            events.record(.undone, routine: focus, state: state, at: now)
         case .undoFailed where before.saving != nil:
-            events.record("undoFailed", routine: focus, state: state, at: now)
+            events.record(.undoFailed, routine: focus, state: state, at: now)
         case .undoPressed:
             // Every refused press is said, the second one too (the notice was already showing).
             if before.saving == nil, state.saving == nil, state.notice == .undoRefused {
-                events.record("undoRefused", routine: focus, state: state, at: now)
+                events.record(.undoRefused, routine: focus, state: state, at: now)
             }
             recordTransitions(before: before, focus: focus, at: now)
         case .planChanged where state.plan != before.plan:
-            events.record("planChanged", routine: focus, state: state, at: now)
-            if state.focus != before.focus, let focus { events.record("focus", routine: focus, state: state, at: now) }
+            events.record(.planChanged, routine: focus, state: state, at: now)
+            if state.focus != before.focus, let focus { events.record(.focus, routine: focus, state: state, at: now) }
         default:
             recordTransitions(before: before, focus: focus, at: now)
         }
@@ -181,9 +181,9 @@ public final class ChildModeRuntime {
     /// focused until the new day's plan arrives, and then its first card is the focus event.
     private func recordTransitions(before: ChildModeState, focus: Routine?, at now: Date) {
         guard let events else { return }
-        if state.day != before.day { events.record("dayChanged", routine: focus, state: state, at: now) }
-        if state.focus != before.focus, let focus { events.record("focus", routine: focus, state: state, at: now) }
-        if state.isAllDone && !before.isAllDone { events.record("allDone", routine: nil, state: state, at: now) }
+        if state.day != before.day { events.record(.dayChanged, routine: focus, state: state, at: now) }
+        if state.focus != before.focus, let focus { events.record(.focus, routine: focus, state: state, at: now) }
+        if state.isAllDone && !before.isAllDone { events.record(.allDone, routine: nil, state: state, at: now) }
     }
 
     private func recordCue(_ cue: ChildCue) {
@@ -191,11 +191,11 @@ public final class ChildModeRuntime {
         let now = clock.now()
         switch cue {
         case .announce(let id), .completed(let id), .undone(let id), .next(let id):
-            events.record("cue", routine: state.plan.item(id)?.routine, state: state, at: now, extra: ["cue": cueName(cue)])
+            events.record(.cue, routine: state.plan.item(id)?.routine, state: state, at: now, cue: cueName(cue))
         case .reminder(let id, let minutes):
-            events.record("cue", routine: state.plan.item(id)?.routine, state: state, at: now, extra: ["cue": "reminder", "minutes": minutes])
+            events.record(.cue, routine: state.plan.item(id)?.routine, state: state, at: now, cue: "reminder", minutes: minutes)
         case .allDone, .error, .setStartsAt:
-            events.record("cue", routine: nil, state: state, at: now, extra: ["cue": cueName(cue)])
+            events.record(.cue, routine: nil, state: state, at: now, cue: cueName(cue))
         }
     }
 

@@ -36,20 +36,15 @@ public final class EventLog {
         }
     }
 
-    public func record(_ type: String, routine: Routine?, state: ChildModeState, at now: Date, extra: [String: Any] = [:]) {
+    /// Writes one record as one line.
+    public func record(_ kind: EventLogRecord.Kind, routine: Routine?, state: ChildModeState, at now: Date,
+                       cue: String? = nil, minutes: Int? = nil) {
         guard !failed else { return }
-        var obj: [String: Any] = [
-            "type": type,
-            "time": Timestamp.format(now, in: zone),
-            "date": state.day.description,
-            "progress": ["completed": state.shownCompleted, "total": state.plan.total],
-        ]
-        if let routine {
-            obj["activityId"] = routine.id.lowercased
-            obj["title"] = routine.title.resolve(chosen: locale, system: nil)
-        }
-        for (k, v) in extra { obj[k] = v }
-        guard let data = try? JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        let record = EventLogRecord(type: kind, time: Timestamp.format(now, in: zone), date: state.day.description,
+                                    progress: .init(completed: state.shownCompleted, total: state.plan.total),
+                                    activityId: routine?.id.lowercased, title: routine?.title.resolve(chosen: locale, system: nil),
+                                    cue: cue, minutes: minutes)
+        guard let data = try? Self.encoder.encode(record) else { return }
         do throws(FileRefusal) {
             try write(String(decoding: data, as: UTF8.self))
         } catch {
@@ -57,6 +52,35 @@ public final class EventLog {
             onFailure?(error)
         }
     }
+
+    /// One line: sorted keys, no spaces, slashes kept.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+/// One line of the event log (`docs/child-mode.md`, "Event log"). Keys without a value are left
+/// out: `activityId` and `title` when no routine is concerned, `cue` and `minutes` unless a cue.
+public struct EventLogRecord: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, CaseIterable, Sendable {
+        case completed, saveFailed, undone, undoFailed, undoRefused, planChanged, focus, dayChanged, allDone, cue
+    }
+
+    public struct Progress: Codable, Equatable, Sendable {
+        public var completed: Int
+        public var total: Int
+    }
+
+    public var type: Kind
+    public var time: String
+    public var date: String
+    public var progress: Progress
+    public var activityId: String?
+    public var title: String?
+    public var cue: String?
+    public var minutes: Int?
 }
 
 /// A descriptor closed when the last reference goes.

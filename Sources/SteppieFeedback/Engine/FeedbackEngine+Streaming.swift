@@ -48,7 +48,7 @@ extension FeedbackEngine {
     /// until the sentence is whole or cut.
     private func synthesize(_ plan: SpeechPlan, ticket: Int) {
         // Cut before it began (a newer press came while older work was on the queue).
-        guard lock.withLock({ active?.ticket == ticket }) else { return }
+        guard lock.run({ active?.ticket == ticket }) else { return }
         do {
             for piece in plan.pieces {
                 let goesOn: Bool
@@ -71,7 +71,7 @@ extension FeedbackEngine {
     /// Mixes one chunk of sentence `ticket` after the previous one; false when that sentence is no
     /// longer the active one (it was cut), which stops espeak-ng.
     private func deliver(_ samples: [Float], ticket: Int) -> Bool {
-        lock.withLock {
+        lock.run {
             guard var sentence = active, sentence.ticket == ticket else { return false }
             guard !samples.isEmpty else { return true }
             let marker = output.mix(samples, into: sentence.program, offset: sentence.offset)
@@ -85,7 +85,7 @@ extension FeedbackEngine {
 
     /// Sentence `ticket` is whole (or failed): the cues waiting behind it start, appended after it.
     private func finish(_ ticket: Int, failure: (any Error)?) {
-        let notice: FeedbackNotice? = lock.withLock {
+        let notice: FeedbackNotice? = lock.run {
             if active?.ticket == ticket {
                 active = nil
                 while active == nil, !waiting.isEmpty {

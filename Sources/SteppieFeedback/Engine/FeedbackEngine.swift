@@ -9,7 +9,9 @@ public typealias SpeechRenderer = @Sendable (_ key: String, _ values: [String: M
 
 /// The feedback engine: turns cues into sound, speech and haptics on an output, at once.
 ///
-/// `@unchecked Sendable`: its mutable state is guarded by `lock`; espeak-ng is owned by `SpeechSynthesizer`.
+/// `@unchecked Sendable`: its mutable state is guarded by `lock` (a `CriticalSection`), which the
+/// compiler cannot see, because the state is spread over the play path and espeak-ng's queue jobs
+/// in three files and held across calls into the output; espeak-ng is owned by `SpeechSynthesizer`.
 /// On a streaming output the lock is never held while waiting for espeak-ng's queue (the queue's
 /// jobs take the lock to mix each chunk), so a press never waits for a synthesis.
 public final class FeedbackEngine: @unchecked Sendable {
@@ -23,7 +25,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     /// Pronunciation lexicons by language (`ko`, `en`), applied to every sentence spoken.
     let lexicons: [String: PronunciationLexicon]
     let log: @Sendable (FeedbackNotice) -> Void
-    let lock = NSLock()
+    let lock = CriticalSection()
     // Guarded by `lock`.
     var playingPriority: SpeechPriority?
     private var effectCache: [EffectKey: [Float]] = [:]
@@ -58,7 +60,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     /// next cue goes to `outputs` and mixes the audio pulse in only when `audioPulse`. A failing
     /// output is reported once again.
     public func setHaptics(_ outputs: [any HapticOutput], audioPulse: Bool) {
-        lock.withLock {
+        lock.run {
             haptics = outputs
             audioHaptics = audioPulse
             failedHaptics.removeAll()
@@ -66,7 +68,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     }
 
     /// Whether the audio pulse is mixed into cues.
-    public var mixesAudioPulse: Bool { lock.withLock { audioHaptics } }
+    public var mixesAudioPulse: Bool { lock.run { audioHaptics } }
 
     /// The effective feedback of a child's profile (the intensity table with the profile on top).
     public static func effective(profile: FeedbackProfile) -> EffectiveFeedback {
@@ -94,8 +96,11 @@ public final class FeedbackEngine: @unchecked Sendable {
         }
         let plan = cue.speech.map { speechPlan($0, feedback: feedback, locale: locale) }
         let offset = cue.speech.map { SampleFormat.samples($0.offset) } ?? 0
-        lock.lock()
-        defer { lock.unlock() }
+        return try lock.run { try playHoldingLock(cue, plan: plan, offset: offset, pressTime: pressTime) }
+    }
+
+    /// `play` once the lock is held.
+    private func playHoldingLock(_ cue: Cue, plan: SpeechPlan?, offset: Int, pressTime: UInt64) throws -> PlayReport {
         nextTicket += 1
         let ticket = nextTicket
         let streaming = output.streamsSpeech
@@ -144,7 +149,7 @@ public final class FeedbackEngine: @unchecked Sendable {
 
     /// Renders the whole timeline of `cue` offline (for WAV output, previews and tests).
     public func renderToBuffer(_ cue: Cue, feedback: EffectiveFeedback, locale: String) throws -> RenderedCue {
-        let effects = lock.withLock { nonSpeech(cue) }
+        let effects = lock.run { nonSpeech(cue) }
         var mix = effects
         var speechRange: Range<Int>?
         var recordingRange: Range<Int>?
@@ -167,7 +172,7 @@ public final class FeedbackEngine: @unchecked Sendable {
     /// the press; nil until written (speech is mixed in as it is synthesized, a waiting cue starts
     /// when the sentence in front of it is whole), and for good when it was cut before that.
     public func latencies(of report: PlayReport) -> (cue: Double?, speech: Double?) {
-        let found = report.ticket.flatMap { ticket in lock.withLock { markers[ticket.id] } }
+        let found = report.ticket.flatMap { ticket in lock.run { markers[ticket.id] } }
         func since(_ marker: SampleMarker?) -> Double? {
             guard let marker, let t = output.writeTime(of: marker), t >= report.pressTime else { return nil }
             return Double(t - report.pressTime) / 1e9
@@ -177,7 +182,7 @@ public final class FeedbackEngine: @unchecked Sendable {
 
     /// True while a cue's speech is still being synthesized, a cue waits, or audio is queued on the output.
     public var isBusy: Bool {
-        lock.withLock { active != nil || !waiting.isEmpty } || output.isBusy
+        lock.run { active != nil || !waiting.isEmpty } || output.isBusy
     }
 
     // MARK: - pieces

@@ -1,12 +1,12 @@
 import Foundation
 import SteppieFiles
+import Synchronization
 
 /// Writes one JSON object per haptic pattern to a file (JSON lines), for review and other front ends.
-public final class HapticEventLog: HapticOutput, @unchecked Sendable {
+public final class HapticEventLog: HapticOutput, Sendable {
     public let path: String
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private let handle: FileHandle
+    /// One line written at a time.
+    private let handle: Mutex<FileHandle>
     private let clock: @Sendable () -> Date
 
     /// Opens (creates 0600, or appends to) the log at `path`; anything but a regular file (a FIFO
@@ -17,7 +17,7 @@ public final class HapticEventLog: HapticOutput, @unchecked Sendable {
             throw FeedbackError.hapticLog(path: path, reason: "\(error)")
         }
         self.path = path
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        handle = Mutex(FileHandle(fileDescriptor: fd, closeOnDealloc: true))
         self.clock = clock
     }
 
@@ -37,10 +37,11 @@ public final class HapticEventLog: HapticOutput, @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys]
         var data = try encoder.encode(line)
         data.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        do { try handle.write(contentsOf: data) } catch {
-            throw FeedbackError.hapticLog(path: path, reason: "\(error)")
+        let path = path
+        try handle.withLock { handle in
+            do { try handle.write(contentsOf: data) } catch {
+                throw FeedbackError.hapticLog(path: path, reason: "\(error)")
+            }
         }
     }
 }

@@ -1,17 +1,26 @@
 import CEvdev
 import Foundation
 import SteppieFiles
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A Linux evdev force-feedback device (FF_RUMBLE), e.g. `/dev/input/event5` of a game pad.
-public final class RumbleDevice: HapticOutput, @unchecked Sendable {
+public final class RumbleDevice: HapticOutput, Sendable {
     public let path: String
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var fd: Int32
-    private var effectIds: [Int32] = []
+    /// Open from `init` to `deinit`.
+    private let fd: Int32
+
+    private struct State {
+        /// The effects the last play uploaded (erased by the next).
+        var effectIds: [Int32] = []
+        /// A play failed with ENODEV.
+        var lost = false
+    }
+
+    /// One play at a time: its uploads, plays and erases are one sequence on the device.
+    private let state = Mutex(State())
 
     /// Opens `path` read-write and checks that it supports FF_RUMBLE (`FeedbackError.noRumble` if not).
     public init(path: String) throws {
@@ -34,34 +43,32 @@ public final class RumbleDevice: HapticOutput, @unchecked Sendable {
     /// True when the device was unplugged (its node deleted, or `path` names another node now) or a
     /// play found it gone (ENODEV): its owner drops it and opens `path` again when it is back.
     public var isGone: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return lost || FileIdentity.isGone(fd, path: path)
+        state.withLock { $0.lost } || FileIdentity.isGone(fd, path: path)
     }
-    // Guarded by `lock`: a play failed with ENODEV.
-    private var lost = false
 
     /// Plays each pulse as one rumble (strong motor ← intensity, weak motor ← sharpness × intensity).
     public func play(_ pattern: HapticPattern, event: FeedbackEvent) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        try state.withLock { s in try play(pattern, state: &s) }
+    }
+
+    private func play(_ pattern: HapticPattern, state s: inout State) throws {
         // One uploaded effect per pulse (the kernel schedules them by their replay delay).
-        for old in effectIds { _ = cevdev_erase(fd, old) }
-        effectIds = []
+        for old in s.effectIds { _ = cevdev_erase(fd, old) }
+        s.effectIds = []
         for pulse in pattern.pulses {
             let strong = UInt16(min(65535, pulse.intensity * 65535))
             let weak = UInt16(min(65535, pulse.intensity * pulse.sharpness * 65535))
             let id = cevdev_upload_rumble(fd, -1, strong, weak, UInt16(pulse.start * 1000),
                                           UInt16(max(1, pulse.duration * 1000)))
-            try check(id, "EVIOCSFF")
-            effectIds.append(id)
-            try check(cevdev_play(fd, id, 1), "write EV_FF")
+            try check(id, "EVIOCSFF", &s)
+            s.effectIds.append(id)
+            try check(cevdev_play(fd, id, 1), "write EV_FF", &s)
         }
     }
 
-    private func check(_ code: Int32, _ call: String) throws {
+    private func check(_ code: Int32, _ call: String, _ s: inout State) throws {
         guard code >= 0 else {
-            if code == -ENODEV { lost = true }
+            if code == -ENODEV { s.lost = true }
             throw FeedbackError.hapticDevice(path: path, reason: "\(call): \(String(cString: strerror(-code)))")
         }
     }

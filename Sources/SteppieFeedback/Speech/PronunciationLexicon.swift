@@ -1,4 +1,5 @@
 import Foundation
+import SteppieCore
 
 /// Fixed words espeak-ng reads badly in one language, with the espeak-ng phonemes to say instead.
 ///
@@ -29,15 +30,15 @@ public struct PronunciationLexicon: Equatable, Sendable {
 
     /// Parses and validates one lexicon file's JSON (`{"word": "phonemes", …}`).
     public static func parse(_ data: Data, file: String) throws(PronunciationError) -> PronunciationLexicon {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+        let object: JSONTree
+        do { object = try JSONDecoder().decode(JSONTree.self, from: data) } catch {
             throw .malformed(file: file, reason: "not valid JSON")
         }
-        guard let dict = object as? [String: Any] else { throw .malformed(file: file, reason: "must be one JSON object") }
+        guard let dict = object.object else { throw .malformed(file: file, reason: "must be one JSON object") }
         var entries: [String: String] = [:]
         var seen: Set<String> = []
         for word in dict.keys.sorted() {
-            guard let phonemes = dict[word] as? String else {
+            guard let phonemes = dict[word]?.string else {
                 throw .malformed(file: file, reason: "the value of \"\(word)\" must be a string")
             }
             guard isValidWord(word) else { throw .invalidWord(file: file, word: word) }

@@ -1,4 +1,5 @@
 import Foundation
+import SteppieCore
 import Synchronization
 
 /// Every locale's catalog found under a `Localization/` directory.
@@ -134,27 +135,27 @@ public struct CatalogSet: Sendable, Equatable {
             for (key, value) in pairs {
                 switch value {
                 case .text(let text): out.append((key, .text(text)))
-                case .object(let forms): out.append((key, try plural(forms.map { ($0.0, $0.1 as Any) }, key: key, file: file)))
+                case .object(let forms): out.append((key, try plural(forms.map { ($0.0, JSONTree.string($0.1)) }, key: key, file: file)))
                 }
             }
             return out
         }
-        let object: Any
+        let object: JSONTree
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONDecoder().decode(JSONTree.self, from: data)
         } catch {
             throw .malformedJSON(file: file, reason: String(describing: error))
         }
-        guard let dictionary = object as? [String: Any] else {
+        guard let dictionary = object.object else {
             throw .malformedJSON(file: file, reason: "the top level is not an object")
         }
         var out: [(String, Catalog.RawValue)] = []
         for key in dictionary.keys.sorted() {
             guard CatalogKey.isValid(key) else { throw .badKey(file: file, key: key) }
-            let value = dictionary[key] as Any
-            if let text = value as? String {
+            let value = dictionary[key] ?? .null
+            if let text = value.string {
                 out.append((key, .text(text)))
-            } else if let forms = value as? [String: Any] {
+            } else if let forms = value.object {
                 out.append((key, try plural(forms.map { ($0.key, $0.value) }, key: key, file: file)))
             } else {
                 throw .badEntry(file: file, key: key, reason: "the value must be a string or an object of plural forms")
@@ -163,7 +164,7 @@ public struct CatalogSet: Sendable, Equatable {
         return out
     }
 
-    private static func plural(_ forms: [(String, Any)], key: String, file: String) throws(CatalogLoadError) -> Catalog.RawValue {
+    private static func plural(_ forms: [(String, JSONTree)], key: String, file: String) throws(CatalogLoadError) -> Catalog.RawValue {
         guard forms.contains(where: { $0.0 == "other" }) else {
             throw .badEntry(file: file, key: key, reason: "a plural object needs at least an \"other\" form")
         }
@@ -172,7 +173,7 @@ public struct CatalogSet: Sendable, Equatable {
             guard let category = PluralCategory(rawValue: name) else {
                 throw .badEntry(file: file, key: key, reason: "unknown plural form \"\(name)\" (use \"one\" and \"other\")")
             }
-            guard let text = form as? String else {
+            guard let text = form.string else {
                 throw .badEntry(file: file, key: key, reason: "plural form \"\(name)\" must be a string")
             }
             texts.append((category, text))
