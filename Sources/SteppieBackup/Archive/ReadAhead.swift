@@ -32,7 +32,8 @@ final class ReadAhead {
 
     /// The source, handed to the read-ahead thread: nothing else uses it until `stop()` has joined
     /// that thread. (It holds a libzip file, which is not thread-safe but is used by one thread at
-    /// a time.)
+    /// a time.) `@unchecked`: the closure is not `@Sendable`, and handing it from one thread to
+    /// the next is an order of events the compiler cannot check.
     private final class Handover: @unchecked Sendable {
         let pull: (UnsafeMutableRawBufferPointer) throws -> Int
         init(_ pull: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) { self.pull = pull }

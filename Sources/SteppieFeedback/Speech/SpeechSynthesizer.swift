@@ -8,6 +8,7 @@ import Synchronization
 /// libespeak-ng keeps global state and is not thread-safe, so there is exactly one instance
 /// (`shared`); it is `Sendable` because its espeak state is confined to `queue` and its cache of
 /// finished utterances is behind a `Mutex` (so a press can look there without waiting for the queue).
+/// `@unchecked`: confinement to a dispatch queue is a rule the compiler cannot check.
 public final class SpeechSynthesizer: @unchecked Sendable {
     /// The process-wide synthesizer.
     public static let shared = SpeechSynthesizer()
