@@ -56,6 +56,9 @@ public final class ServiceHost {
     let store: Store
     let engine: FeedbackEngine
     let clock: any WallClock
+    /// Seconds on the loop's own clock (rescans, stalled clients, session sweeps, the watchdog):
+    /// monotonic in the service, the manual clock in tests (`ServiceHostClockTests`).
+    let loopClock: () -> Double
     let speechLocale: String
     let log: (ServiceLogEntry) -> Void
     let notifier = SystemdNotifier()
@@ -143,7 +146,9 @@ public final class ServiceHost {
 
     public init(store: Store, databasePath: String, engine: FeedbackEngine, clock: any WallClock, socketPath: String,
                 speechLocale: String, buttons: [ButtonDevice] = [], buttonChild: String? = nil, http: HTTPConfig? = nil,
-                guardianLAN: GuardianLANConfig? = nil, log: @escaping (ServiceLogEntry) -> Void) {
+                guardianLAN: GuardianLANConfig? = nil, loopClock: @escaping () -> Double = Monotonic.seconds,
+                log: @escaping (ServiceLogEntry) -> Void) {
+        self.loopClock = loopClock
         self.httpConfig = http
         self.guardianLAN = guardianLAN
         self.board = StateBoard(clock: clock)
@@ -183,10 +188,10 @@ public final class ServiceHost {
         let assets = httpConfig?.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: databasePath)
         let repaired = Restorer.recover(store: store, assetsDirectory: assets, at: clock.now())
         if repaired.finished + repaired.undone > 0 { log(.restoreRepaired(finished: repaired.finished, undone: repaired.undone)) }
-        rescan(now: Monotonic.seconds())
+        rescan(now: loopClock())
         publishScreens()
         reloadButtons()
-        reloadHaptics(now: Monotonic.seconds())
+        reloadHaptics(now: loopClock())
         let box = HostBox(self)
         if let lan = guardianLAN {
             // Its own guardian pages (own sessions, `Secure` cookies): a session opened on the
@@ -291,7 +296,7 @@ public final class ServiceHost {
         for b in buttons { fds.append(pollfd(fd: b.device.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0)) }
         fds.append(pollfd(fd: bridge.wakeFD, events: Int16(POLLIN), revents: 0))
         _ = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
-        let now = Monotonic.seconds()
+        let now = loopClock()
         bridge.drain()
         pressButtons()
         if fds[0].revents & Int16(POLLIN) != 0 { acceptAll() }
@@ -409,5 +414,5 @@ final class StartGate: CuePlayer {
 
 extension Monotonic {
     /// Monotonic seconds, for the loop's own timers.
-    static func seconds() -> Double { Double(now()) / 1e9 }
+    public static func seconds() -> Double { Double(now()) / 1e9 }
 }
