@@ -28,7 +28,7 @@ public struct KioskScreen: Sendable, Equatable {
     }
 
     public var child: ChildInfo
-    public var screen: String
+    public var screen: ChildScreenKind
     public var completed: Int
     public var total: Int
     public var items: [Card]
@@ -40,7 +40,12 @@ public struct KioskScreen: Sendable, Equatable {
     public var labels: [String: String]
     /// Why the last tap changed nothing, when a save failed (`saveFailed`, `undoFailed`): the
     /// page shows the gentle "not saved" words, as the terminal and the socket say it.
-    public var notice: String?
+    public var notice: Notice?
+
+    /// A save that failed, for the page's gentle "not saved" words.
+    public enum Notice: String, Encodable, CaseIterable, Sendable {
+        case saveFailed, undoFailed
+    }
     /// Changes with every published state (pages send it back with a tap).
     public var version: Int
 
@@ -67,17 +72,8 @@ public struct KioskScreen: Sendable, Equatable {
         }
         let items = state.plan.items.map(card)
         let focus = state.focus.flatMap { id in state.plan.items.first { $0.routine.id == id } }.map(card)
-        var waiting: String?
-        if let start = state.plan.set?.startTime, state.plan.completedCount == 0,
-           now < state.day.instant(at: start, in: state.timeZone) {
-            waiting = start.description
-        }
-        let screen: String
-        if state.plan.total == 0 { screen = "empty" }
-        else if waiting != nil { screen = "waiting" }
-        else if state.undo != nil { screen = "undo" }
-        else if state.isAllDone { screen = "allDone" }
-        else { screen = "current" }
+        let screen = state.screenKind(at: now)
+        let waiting = screen == .waiting ? state.plan.set?.startTime?.description : nil
         let keys = ["done", "undo", "next", "allDone", "waiting", "empty", "reconnecting", "progress", "doneHint", "list", "notSaved", "notTaken"]
         var labels: [String: String] = [:]
         for key in keys {
@@ -91,10 +87,10 @@ public struct KioskScreen: Sendable, Equatable {
     }
 
     /// The notices a page shows: only a save that failed (a refused undo is the ring's to show).
-    static func notice(_ notice: ChildModeState.Notice?) -> String? {
+    static func notice(_ notice: ChildModeState.Notice?) -> Notice? {
         switch notice {
-        case .saveFailed?: "saveFailed"
-        case .undoFailed?: "undoFailed"
+        case .saveFailed?: .saveFailed
+        case .undoFailed?: .undoFailed
         default: nil
         }
     }
@@ -104,9 +100,9 @@ public struct KioskScreen: Sendable, Equatable {
         struct Undo: Encodable { var secondsLeft: Double; var totalSeconds: Int }
         struct Progress: Encodable { var completed: Int; var total: Int }
         struct Wire: Encodable {
-            var child: ChildInfo; var screen: String; var progress: Progress; var items: [Card]; var focus: Card?
+            var child: ChildInfo; var screen: ChildScreenKind; var progress: Progress; var items: [Card]; var focus: Card?
             var undo: Undo?; var waitingUntil: String?; var intensity: String; var version: Int; var labels: [String: String]
-            var notice: String?
+            var notice: Notice?
         }
         let undo = undoDeadline.map { Undo(secondsLeft: max(0, $0.timeIntervalSince(now)), totalSeconds: undoSeconds) }
         let wire = Wire(child: child, screen: screen, progress: Progress(completed: completed, total: total), items: items, focus: focus,

@@ -15,7 +15,7 @@ public final class RemoteChildMode: ChildModeDriver {
     /// Attaches to the child named by `selector` (or the only child); nil when the service
     /// cannot show that child.
     public init?(client: ServiceClient, database: String, child selector: String?) {
-        guard let reply = try? client.request(ServiceRequest(op: "state", database: database, child: selector), timeout: 5),
+        guard let reply = try? client.request(ServiceRequest(database: database, .state(child: selector)), timeout: 5),
               let screen = reply.screen else { return nil }
         self.client = client
         self.state = screen.state
@@ -24,14 +24,14 @@ public final class RemoteChildMode: ChildModeDriver {
 
     /// The service greets nobody when it starts; attaching a screen is not a press either.
     public func start() {}
-    public func done() { send("done") }
-    public func undo() { send("undo") }
-    public func next() { send("next") }
+    public func done() { send(.done) }
+    public func undo() { send(.undo) }
+    public func next() { send(.next) }
 
     public func poll() {
         guard !detached else { return }
         do {
-            let reply = try client.request(ServiceRequest(op: "state", child: child.id.lowercased), timeout: 5)
+            let reply = try client.request(ServiceRequest(.state(child: child.id.lowercased)), timeout: 5)
             if let screen = reply.screen {
                 state = screen.state
                 child = screen.child
@@ -41,10 +41,10 @@ public final class RemoteChildMode: ChildModeDriver {
         }
     }
 
-    private func send(_ op: String) {
+    private func send(_ action: PressAction) {
         guard !detached else { return }
         do {
-            _ = try client.request(ServiceRequest(op: op, child: child.id.lowercased), timeout: 5)
+            _ = try client.request(ServiceRequest(.press(action, child: child.id.lowercased)), timeout: 5)
             poll()
         } catch {
             detached = true

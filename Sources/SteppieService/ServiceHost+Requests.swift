@@ -13,8 +13,17 @@ extension ServiceHost {
     func handle(_ line: String, from client: ClientConnection) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return }
-        guard let request = try? JSONDecoder().decode(ServiceRequest.self, from: Data(trimmed.utf8)) else {
+        let data = Data(trimmed.utf8)
+        guard let envelope = try? JSONDecoder().decode(ServiceRequest.Envelope.self, from: data) else {
             client.send(Self.encode(.failure(nil, .badRequest, "not a JSON request object")))
+            return
+        }
+        guard ServiceOperation(rawValue: envelope.op) != nil else {
+            client.send(Self.encode(.failure(envelope.id, .unknownOperation, "unknown op")))
+            return
+        }
+        guard let request = try? JSONDecoder().decode(ServiceRequest.self, from: data) else {
+            client.send(Self.encode(.failure(envelope.id, .badRequest, "a field of \(envelope.op) has the wrong type")))
             return
         }
         client.send(Self.encode(reply(to: request, from: client)))
@@ -24,26 +33,26 @@ extension ServiceHost {
         if let db = r.database, !Self.sameFile(db, databasePath) {
             return .failure(r.id, .otherDatabase, "this service runs on \(databasePath)")
         }
-        switch r.op {
-        case "ping": return ServiceReply(id: r.id, ok: true)
-        case "status": return ServiceReply(id: r.id, ok: true, status: status())
-        case "say": return say(r)
-        case "preview": return preview(r)
-        case "done", "undo", "next", "press": return press(r)
-        case "state":
-            switch runtime(for: r.child) {
+        switch r.command {
+        case .ping: return ServiceReply(id: r.id, ok: true)
+        case .status: return ServiceReply(id: r.id, ok: true, status: status())
+        case let .say(text, rate, volume, locale): return say(id: r.id, text: text, rate: rate, volume: volume, locale: locale)
+        case let .preview(child, event, intensity, locale):
+            return preview(id: r.id, child: child, event: event, intensity: intensity, locale: locale)
+        case let .press(action, child, locale): return press(id: r.id, action, child: child, locale: locale)
+        case .state(let child):
+            switch runtime(for: child) {
             case .success(let runtime):
                 return ServiceReply(id: r.id, ok: true, screen: ScreenSnapshot(child: runtime.child, state: runtime.state))
             case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
             }
-        case "subscribe":
-            switch runtime(for: r.child) {
+        case .subscribe(let child):
+            switch runtime(for: child) {
             case .success(let runtime):
                 client.subscribedChild = runtime.child.id
                 return ServiceReply(id: r.id, ok: true, status: status(only: runtime.child.id))
             case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
             }
-        default: return .failure(r.id, .unknownOperation, "unknown op")
         }
     }
 
@@ -82,88 +91,88 @@ extension ServiceHost {
         }
     }
 
-    func press(_ r: ServiceRequest) -> ServiceReply {
+    func press(id: Int?, _ action: PressAction, child: String?, locale: String?) -> ServiceReply {
         let runtime: ChildModeRuntime
-        switch self.runtime(for: r.child) {
+        switch self.runtime(for: child) {
         case .success(let found): runtime = found
-        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+        case .failure(let f): return ServiceReply(id: id, ok: false, error: f)
         }
         let before = runtime.state.plan.completedCount
-        switch r.op {
-        case "done": runtime.done()
-        case "undo": runtime.undo()
-        case "next": runtime.next()
-        default:
-            guard let raw = r.routineId, let id = UUID(uuidString: raw) else {
-                return .failure(r.id, .invalidValue, "routineId must be a UUID")
+        switch action {
+        case .done: runtime.done()
+        case .undo: runtime.undo()
+        case .next: runtime.next()
+        case .card(let raw):
+            guard let raw, let routine = UUID(uuidString: raw) else {
+                return .failure(id, .invalidValue, "routineId must be a UUID")
             }
-            guard runtime.state.plan.item(id) != nil else { return .failure(r.id, .invalidValue, "no such routine today") }
-            runtime.press(id)
+            guard runtime.state.plan.item(routine) != nil else { return .failure(id, .invalidValue, "no such routine today") }
+            runtime.press(routine)
         }
         let state = runtime.state
         let saved = state.plan.completedCount != before
-        var notice: String?
+        var notice: PressNotice?
         switch state.notice {
-        case .undoRefused?: notice = "undoRefused"
-        case .saveFailed?: notice = "saveFailed"
-        case .undoFailed?: notice = "undoFailed"
-        case nil: if !saved && r.op != "next" { notice = state.isAllDone ? "allDone" : "unchanged" }
+        case .undoRefused?: notice = .undoRefused
+        case .saveFailed?: notice = .saveFailed
+        case .undoFailed?: notice = .undoFailed
+        case nil: if !saved && action != .next { notice = state.isAllDone ? .allDone : .unchanged }
         }
-        let status = Self.childStatus(runtime, locale: r.locale)
-        return ServiceReply(id: r.id, ok: true, press: PressResult(child: status.id, action: r.op, saved: saved, notice: notice,
+        let status = Self.childStatus(runtime, locale: locale)
+        return ServiceReply(id: id, ok: true, press: PressResult(child: status.id, action: action.operation, saved: saved, notice: notice,
                                                                    completed: status.completed, total: status.total,
                                                                    focus: status.focus, focusTitle: status.focusTitle))
     }
 
-    func say(_ r: ServiceRequest) -> ServiceReply {
-        guard let text = r.text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text.utf8.count <= 4000 else {
-            return .failure(r.id, .invalidValue, "text must be 1 to 4000 bytes")
+    func say(id: Int?, text: String?, rate: Double?, volume: Double?, locale: String?) -> ServiceReply {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text.utf8.count <= 4000 else {
+            return .failure(id, .invalidValue, "text must be 1 to 4000 bytes")
         }
-        let rate = r.rate ?? 1, volume = r.volume ?? 1
+        let rate = rate ?? 1, volume = volume ?? 1
         guard rate.isFinite, Validator.ttsRateRange.contains(rate), volume.isFinite, Validator.ttsVolumeRange.contains(volume) else {
-            return .failure(r.id, .invalidValue, "rate 0.5-1.5, volume 0-1")
+            return .failure(id, .invalidValue, "rate 0.5-1.5, volume 0-1")
         }
         do {
-            let samples = try SpeechSynthesizer.shared.speak(text: text, locale: r.locale ?? speechLocale, rate: rate, volume: volume)
+            let samples = try SpeechSynthesizer.shared.speak(text: text, locale: locale ?? speechLocale, rate: rate, volume: volume)
             let program = engine.output.startProgram([], interrupt: true)
             _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
-            return ServiceReply(id: r.id, ok: true, said: SayResult(samples: samples.count))
+            return ServiceReply(id: id, ok: true, said: SayResult(samples: samples.count))
         } catch {
-            return .failure(r.id, .failed, String(describing: error))
+            return .failure(id, .failed, String(describing: error))
         }
     }
 
     /// Plays one feedback event at one intensity on the device's stream, as a guardian tunes by
     /// listening; the sample title is the child's current activity.
-    func preview(_ r: ServiceRequest) -> ServiceReply {
+    func preview(id: Int?, child: String?, event: String?, intensity: String?, locale: String?) -> ServiceReply {
         let runtime: ChildModeRuntime
-        switch self.runtime(for: r.child) {
+        switch self.runtime(for: child) {
         case .success(let found): runtime = found
-        case .failure(let f): return ServiceReply(id: r.id, ok: false, error: f)
+        case .failure(let f): return ServiceReply(id: id, ok: false, error: f)
         }
-        guard let event = FeedbackEvent(rawValue: r.event ?? "completed") else { return .failure(r.id, .invalidValue, "unknown event") }
+        guard let event = FeedbackEvent(rawValue: event ?? "completed") else { return .failure(id, .invalidValue, "unknown event") }
         var profile = runtime.child.profile
-        if let raw = r.intensity {
-            guard let intensity = FeedbackIntensity(rawValue: raw) else { return .failure(r.id, .invalidValue, "unknown intensity") }
+        if let raw = intensity {
+            guard let intensity = FeedbackIntensity(rawValue: raw) else { return .failure(id, .invalidValue, "unknown intensity") }
             profile.intensity = intensity
         }
-        let locale = r.locale ?? profile.locale ?? speechLocale
+        let locale = locale ?? profile.locale ?? speechLocale
         let title = runtime.state.plan.current?.routine.title.resolve(chosen: locale, system: nil) ?? ""
         let feedback = EffectiveFeedback(profile: profile)
         let context = CueContext(routineTitle: title, minutes: 5, time: "07:30", completed: runtime.state.plan.completedCount,
                                  total: runtime.state.plan.total)
         do {
             _ = try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
-            return ServiceReply(id: r.id, ok: true)
+            return ServiceReply(id: id, ok: true)
         } catch {
-            return .failure(r.id, .failed, String(describing: error))
+            return .failure(id, .failed, String(describing: error))
         }
     }
 
     /// "Play on the device" from the guardian pages: the cue a press would make, at the child's
     /// saved profile with `intensity`, on the device's open stream. 200, or 409 with the reason.
     func playForGuardian(child: UUID, event: String, intensity: String?) -> (status: Int, body: String) {
-        let reply = preview(ServiceRequest(op: "preview", child: child.lowercased, event: event, intensity: intensity))
+        let reply = preview(id: nil, child: child.lowercased, event: event, intensity: intensity, locale: nil)
         return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
     }
 

@@ -245,7 +245,7 @@ public final class ServiceHost {
         g.say = { [bridge] text, locale in
             let result = bridge.run {
                 guard let host = box.host else { return (503, "stopping") }
-                let reply = host.say(ServiceRequest(op: "say", text: text, locale: locale))
+                let reply = host.say(id: nil, text: text, rate: nil, volume: nil, locale: locale)
                 return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
             }
             return result.status == 200 ? nil : result.body

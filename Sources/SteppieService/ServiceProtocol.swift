@@ -1,34 +1,130 @@
 import Foundation
 import SteppieCore
 
-/// One request on the control socket: one JSON object per line. `id` is echoed in the reply.
-///
-/// Operations: `status`, `state`, `preview` (`event`, `intensity`), `say` (`text`, `rate`, `volume`, `locale`), `done`, `undo`, `next`,
-/// `press` (`routineId`), `subscribe` (then event lines follow), `ping`. `child` (a name or an
-/// id) selects the child of `done`/`undo`/`next`/`press`/`subscribe`; without it, the only child.
-/// `database`, when given, must be the service's own database (else `otherDatabase`), so a
-/// command aimed at another file never reaches this service.
-public struct ServiceRequest: Codable, Equatable, Sendable {
-    public var id: Int?
-    public var op: String
-    public var database: String?
-    public var child: String?
-    public var routineId: String?
-    public var text: String?
-    public var rate: Double?
-    public var volume: Double?
-    public var locale: String?
-    /// `preview`: the feedback event (`completed`, `undone`, `next`, `allDone`, `announce`,
-    /// `reminder`, `error`) and the intensity to hear it at (default: the child's).
-    public var event: String?
-    public var intensity: String?
+/// The control socket's operations (docs/service.md, "Requests"; `ServiceWireTests` checks that
+/// the table there lists exactly these).
+public enum ServiceOperation: String, Codable, CaseIterable, Sendable {
+    case ping, status, say, preview, done, undo, next, press, state, subscribe
+}
 
-    public init(id: Int? = nil, op: String, database: String? = nil, child: String? = nil, routineId: String? = nil,
-                text: String? = nil, rate: Double? = nil, volume: Double? = nil, locale: String? = nil,
-                event: String? = nil, intensity: String? = nil) {
-        self.id = id; self.op = op; self.database = database; self.child = child; self.routineId = routineId
-        self.text = text; self.rate = rate; self.volume = volume; self.locale = locale
-        self.event = event; self.intensity = intensity
+/// A press on a child's routine: one of the three buttons, or a card of today's plan.
+public enum PressAction: Equatable, Sendable {
+    case done, undo, next
+    /// `press` with `routineId` (checked by the service: a UUID of today's plan).
+    case card(routineId: String?)
+
+    public var operation: ServiceOperation {
+        switch self {
+        case .done: .done
+        case .undo: .undo
+        case .next: .next
+        case .card: .press
+        }
+    }
+}
+
+/// One request on the control socket: one JSON object per line, `{"op": …, …}`; `id` is echoed
+/// in the reply. What each operation reads is its case of `Command`; other keys are ignored.
+/// `child` (a name or an id) selects the child; without it, the only child. `database`, when
+/// given, must be the service's own database (else `otherDatabase`), so a command aimed at
+/// another file never reaches this service.
+public struct ServiceRequest: Codable, Equatable, Sendable {
+    public enum Command: Equatable, Sendable {
+        case ping
+        case status
+        /// Text (1–4000 bytes), rate 0.5–1.5, volume 0–1, spoken on the open stream.
+        case say(text: String?, rate: Double? = nil, volume: Double? = nil, locale: String? = nil)
+        /// One feedback event (default `completed`) at an intensity (default: the child's).
+        case preview(child: String?, event: String? = nil, intensity: String? = nil, locale: String? = nil)
+        /// `locale`: the language of the titles in the reply.
+        case press(PressAction, child: String?, locale: String? = nil)
+        /// Everything a screen draws.
+        case state(child: String?)
+        /// The child's status, then its event lines.
+        case subscribe(child: String?)
+
+        public var operation: ServiceOperation {
+            switch self {
+            case .ping: .ping
+            case .status: .status
+            case .say: .say
+            case .preview: .preview
+            case .press(let action, _, _): action.operation
+            case .state: .state
+            case .subscribe: .subscribe
+            }
+        }
+    }
+
+    public var id: Int?
+    public var database: String?
+    public var command: Command
+
+    public init(id: Int? = nil, database: String? = nil, _ command: Command) {
+        self.id = id
+        self.database = database
+        self.command = command
+    }
+
+    /// The first two keys alone: a line whose `op` is none of ours is told `unknownOperation`,
+    /// not `badRequest`.
+    public struct Envelope: Decodable, Sendable {
+        public var id: Int?
+        public var op: String
+    }
+
+    private enum Keys: String, CodingKey {
+        case id, op, database, child, routineId, text, rate, volume, locale, event, intensity
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        id = try c.decodeIfPresent(Int.self, forKey: .id)
+        database = try c.decodeIfPresent(String.self, forKey: .database)
+        let child = try c.decodeIfPresent(String.self, forKey: .child)
+        let locale = try c.decodeIfPresent(String.self, forKey: .locale)
+        switch try c.decode(ServiceOperation.self, forKey: .op) {
+        case .ping: command = .ping
+        case .status: command = .status
+        case .say:
+            command = .say(text: try c.decodeIfPresent(String.self, forKey: .text), rate: try c.decodeIfPresent(Double.self, forKey: .rate),
+                           volume: try c.decodeIfPresent(Double.self, forKey: .volume), locale: locale)
+        case .preview:
+            command = .preview(child: child, event: try c.decodeIfPresent(String.self, forKey: .event),
+                               intensity: try c.decodeIfPresent(String.self, forKey: .intensity), locale: locale)
+        case .done: command = .press(.done, child: child, locale: locale)
+        case .undo: command = .press(.undo, child: child, locale: locale)
+        case .next: command = .press(.next, child: child, locale: locale)
+        case .press: command = .press(.card(routineId: try c.decodeIfPresent(String.self, forKey: .routineId)), child: child, locale: locale)
+        case .state: command = .state(child: child)
+        case .subscribe: command = .subscribe(child: child)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encode(command.operation, forKey: .op)
+        try c.encodeIfPresent(database, forKey: .database)
+        switch command {
+        case .ping, .status: break
+        case let .say(text, rate, volume, locale):
+            try c.encodeIfPresent(text, forKey: .text)
+            try c.encodeIfPresent(rate, forKey: .rate)
+            try c.encodeIfPresent(volume, forKey: .volume)
+            try c.encodeIfPresent(locale, forKey: .locale)
+        case let .preview(child, event, intensity, locale):
+            try c.encodeIfPresent(child, forKey: .child)
+            try c.encodeIfPresent(event, forKey: .event)
+            try c.encodeIfPresent(intensity, forKey: .intensity)
+            try c.encodeIfPresent(locale, forKey: .locale)
+        case let .press(action, child, locale):
+            try c.encodeIfPresent(child, forKey: .child)
+            if case .card(let routineId) = action { try c.encodeIfPresent(routineId, forKey: .routineId) }
+            try c.encodeIfPresent(locale, forKey: .locale)
+        case .state(let child), .subscribe(let child):
+            try c.encodeIfPresent(child, forKey: .child)
+        }
     }
 }
 
@@ -158,15 +254,30 @@ public struct ChildStatus: Codable, Equatable, Sendable {
 /// What a press did: whether it was saved, and the progress after it.
 public struct PressResult: Codable, Equatable, Sendable {
     public var child: String
-    public var action: String
+    /// The operation of the press (`done`, `undo`, `next`, `press`).
+    public var action: ServiceOperation
     /// True when the press changed the database (a completion or an undo was saved).
     public var saved: Bool
-    /// Why nothing changed, when nothing did (`undoRefused`, `saveFailed`, `allDone`, `notCurrent`).
-    public var notice: String?
+    /// What the child's screen says after the press, or why nothing changed when nothing did.
+    public var notice: PressNotice?
     public var completed: Int
     public var total: Int
     public var focus: String?
     public var focusTitle: String?
+}
+
+/// The notice of a press (docs/service.md lists them; `ServiceWireTests` checks the list).
+public enum PressNotice: String, Codable, CaseIterable, Sendable {
+    /// Undo after the window closed, or with nothing to undo.
+    case undoRefused
+    /// The completion could not be saved (the screen says so; nothing changed).
+    case saveFailed
+    /// The undo could not be saved.
+    case undoFailed
+    /// Everything is done already: nothing to complete.
+    case allDone
+    /// Nothing changed for another reason (a press while a save was in flight).
+    case unchanged
 }
 
 /// What `state` answers: everything a screen draws, as the service's runtime holds it.

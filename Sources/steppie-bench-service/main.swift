@@ -89,9 +89,9 @@ do {
     guard let client = ServiceClient.connect(path: dir + "/control.sock") else { throw BenchError("no socket") }
     var presses: [Double] = []
     for i in 0..<200 {
-        let op = i % 2 == 0 ? "done" : "undo"
+        let action: PressAction = i % 2 == 0 ? .done : .undo
         let t = now()
-        let reply = try client.request(ServiceRequest(op: op, child: "Mina"))
+        let reply = try client.request(ServiceRequest(.press(action, child: "Mina")))
         presses.append(ms(now() - t))
         guard reply.ok else { throw BenchError("press refused: \(String(describing: reply.error))") }
         usleep(20_000)

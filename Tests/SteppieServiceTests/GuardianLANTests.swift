@@ -103,7 +103,7 @@ import Testing
             let press = TLSProbe.post(port, "/api/child/\(child)/\(action)", form: "{}", origin: origin, type: "application/json")
             #expect(press?.response?.status == 404, "\(action)")
         }
-        let status = try f.client().request(ServiceRequest(op: "status"), timeout: 5).status
+        let status = try f.client().request(ServiceRequest(.status), timeout: 5).status
         #expect(status?.children.first?.completed == 0)
         // `/` leads to the guardian pages, not to the child's page.
         let root = TLSProbe.get(port, "/")?.response

@@ -10,7 +10,7 @@ import Testing
 /// through a FIFO), and `haptics set --log` sends the next cue's pattern to the file.
 @Suite(.serialized) struct ServiceDeviceHardwareTests {
     static func status(_ f: ServiceFixture) -> ServiceStatus? {
-        (try? f.client().request(ServiceRequest(op: "status")))?.status
+        (try? f.client().request(ServiceRequest(.status)))?.status
     }
 
     @Test func aButtonStoredByAnotherProcessIsReadAndStopsBeingReadWhenRemoved() throws {

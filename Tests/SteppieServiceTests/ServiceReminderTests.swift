@@ -37,7 +37,7 @@ import Testing
         let wav = f.directory + "/reminder.wav"
         try f.start(["--output", "wav", "--wav", wav], extra: ["TZ": zone, "STEPPIE_NOW": start])
         let screen = try f.client()
-        #expect(try screen.request(ServiceRequest(op: "subscribe")).ok)
+        #expect(try screen.request(ServiceRequest(.subscribe(child: nil))).ok)
         var reminder: [String: Any]?
         let deadline = Date().addingTimeInterval(8)
         while reminder == nil, let line = try screen.readLine(until: deadline) {

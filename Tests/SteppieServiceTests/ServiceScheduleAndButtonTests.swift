@@ -45,7 +45,7 @@ import Testing
         let schoolTotal = try store.routines(setId: school.id).filter(\.isActive).count
         var seen: Int?
         let shown = waitUntil(timeout: 8) {
-            seen = (try? f.client().request(ServiceRequest(op: "status")))?.status?.children.first?.total
+            seen = (try? f.client().request(ServiceRequest(.status)))?.status?.children.first?.total
             return seen == schoolTotal
         }
         #expect(shown, "the service shows \(String(describing: seen)) routines, the school set has \(schoolTotal): \(f.logText)")
@@ -89,7 +89,7 @@ import Testing
         #expect(waitUntil(timeout: 3) { completed() == 1 })
         send(Self.press(49))
         #expect(waitUntil(timeout: 3) {
-            (try? f.client().request(ServiceRequest(op: "status")))?.status?.children.first.map { $0.focus != nil && $0.completed == 1 } == true
+            (try? f.client().request(ServiceRequest(.status)))?.status?.children.first.map { $0.focus != nil && $0.completed == 1 } == true
         })
         // Unplugged (the node goes away) and plugged back: presses work again within 2 s.
         close(writer)

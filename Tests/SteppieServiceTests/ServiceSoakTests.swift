@@ -69,8 +69,8 @@ import Testing
         /// few rounds a state read, a socket subscription and an event stream dropped, a spoken line.
         func round(_ n: Int) throws {
             for (name, id) in children {
-                for op in ["done", "undo"] {
-                    let reply = try client.request(ServiceRequest(op: op, child: name))
+                for op in [PressAction.done, .undo] {
+                    let reply = try client.request(ServiceRequest(.press(op, child: name)))
                     #expect(reply.ok, "\(op) \(name): \(String(describing: reply.error))")
                 }
                 // The page's own rule: a tap carries the version of the screen it was made on; a
@@ -88,11 +88,11 @@ import Testing
                     screen = tap.body
                 }
                 #expect(tapped, "tap \(name) was refused three times")
-                #expect(try client.request(ServiceRequest(op: "undo", child: name)).ok)
+                #expect(try client.request(ServiceRequest(.press(.undo, child: name))).ok)
             }
             if n % 5 == 0 {
                 let watcher = try f.client()
-                #expect(try watcher.request(ServiceRequest(op: "subscribe", child: children[n % 3].0)).ok)
+                #expect(try watcher.request(ServiceRequest(.subscribe(child: children[n % 3].0))).ok)
                 #expect(Self.firstEvent(port, child: children[n % 3].1))
                 // Both dropped here: the watcher when it goes out of scope, the stream above.
             }
@@ -100,7 +100,7 @@ import Testing
                 // Two lines in turn: the synthesizer keeps the last 24 sentences (SpeechCache), so
                 // new text every time would fill that cache, not show a leak.
                 let line = n % 20 == 0 ? "Time to brush your teeth." : "Shoes on, we are going out."
-                #expect(try client.request(ServiceRequest(op: "say", text: line, locale: "en")).ok)
+                #expect(try client.request(ServiceRequest(.say(text: line, locale: "en"))).ok)
             }
         }
 
@@ -111,8 +111,8 @@ import Testing
         /// half-closed on the service's side (`/proc/net/tcp`: ESTABLISHED or CLOSE_WAIT).
         func settle() throws {
             for (name, _) in children {
-                #expect(try client.request(ServiceRequest(op: "done", child: name)).ok)
-                #expect(try client.request(ServiceRequest(op: "undo", child: name)).ok)
+                #expect(try client.request(ServiceRequest(.press(.done, child: name))).ok)
+                #expect(try client.request(ServiceRequest(.press(.undo, child: name))).ok)
             }
             let local = String(format: ":%04X", port)
             let closed = waitUntil(timeout: 20) {
@@ -140,7 +140,7 @@ import Testing
         // Every child ends on two completions today (done, next, done), confirmed by the service
         // and in the file.
         for (name, _) in children {
-            for op in ["done", "next", "done"] { #expect(try client.request(ServiceRequest(op: op, child: name)).ok) }
+            for op in [PressAction.done, .next, .done] { #expect(try client.request(ServiceRequest(.press(op, child: name))).ok) }
             confirmed += 2
         }
         let store = try f.store()

@@ -39,7 +39,7 @@ import Testing
         #expect(f.run(["init", "--child", "Mina"]).status == 0)
         try f.start()
         let screen = try f.client()
-        let subscribed = try screen.request(ServiceRequest(op: "subscribe"))
+        let subscribed = try screen.request(ServiceRequest(.subscribe(child: nil)))
         #expect(subscribed.ok)
         let done = f.run(["complete", "--locale", "en"])
         #expect(done.status == 0, "\(done.err)")
@@ -74,7 +74,7 @@ import Testing
         #expect(f.run(["init", "--child", "Mina"]).status == 0)
         try f.start()
         let screen = try f.client()
-        #expect(try screen.request(ServiceRequest(op: "subscribe")).ok)
+        #expect(try screen.request(ServiceRequest(.subscribe(child: nil))).ok)
         let store = try f.store()
         let child = try store.resolveChild("Mina")
         let plan = try store.today(childId: child.id, day: LocalDay(Date(), in: store.timeZone))
@@ -89,7 +89,7 @@ import Testing
         }
         let delay = try #require(seen).timeIntervalSince(edited)
         #expect(delay < 1, "seen after \(delay) s")
-        let status = try screen.request(ServiceRequest(op: "status"))
+        let status = try screen.request(ServiceRequest(.status))
         #expect(status.status?.children.first?.total == plan.total - 1)
     }
 
@@ -108,10 +108,11 @@ import Testing
                 f.process?.stop(SIGKILL)
                 break
             }
-            let reply = try client.request(ServiceRequest(op: op, locale: "en"))
+            let action: PressAction = op == "done" ? .done : op == "undo" ? .undo : .next
+            let reply = try client.request(ServiceRequest(.press(action, child: nil, locale: "en")))
             if let press = reply.press { answered.append(press) }
             // After the last card, undo keeps the run going.
-            if reply.press?.completed == reply.press?.total { _ = try client.request(ServiceRequest(op: "undo")) }
+            if reply.press?.completed == reply.press?.total { _ = try client.request(ServiceRequest(.press(.undo, child: nil))) }
         }
         let last = try #require(answered.last)
         let store = try f.store()
@@ -121,7 +122,7 @@ import Testing
         #expect(abs(inDatabase.completedCount - last.completed) <= 1, "db \(inDatabase.completedCount), last answer \(last.completed)")
         // Restarted, the service resumes at the database's current activity.
         try f.start()
-        let status = try f.client().request(ServiceRequest(op: "status"))
+        let status = try f.client().request(ServiceRequest(.status))
         let restarted = try #require(status.status?.children.first)
         #expect(restarted.completed == inDatabase.completedCount)
         #expect(restarted.focus == inDatabase.current?.routine.id.lowercased)
@@ -166,11 +167,11 @@ import Testing
         var many: [ServiceClient] = []
         for _ in 0..<200 { if let c = ServiceClient.connect(path: f.socket) { many.append(c) } }
         #expect(many.count == 200)
-        let answer = try f.client().request(ServiceRequest(op: "status"))
+        let answer = try f.client().request(ServiceRequest(.status))
         many.removeAll()
         #expect(answer.ok || answer.error?.code == .busy)
         // Once the 200 have hung up, every new connection is served again.
-        #expect(waitUntil(timeout: 5) { (try? f.client().request(ServiceRequest(op: "status")))?.ok == true })
+        #expect(waitUntil(timeout: 5) { (try? f.client().request(ServiceRequest(.status)))?.ok == true })
         #expect(f.process?.running == true)
         let rss = f.residentKB
         #expect(rss > 0 && rss < 100_000, "RSS \(rss) kB")

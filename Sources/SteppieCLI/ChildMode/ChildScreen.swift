@@ -30,6 +30,7 @@ struct ChildScreen {
         lines.append("")
 
         let inner = width - 4
+        let kind = state.screenKind(at: now)
         var card: [String] = []
         var cardColor = "sky"
         if case .gate(let digits, let message) = overlay {
@@ -42,13 +43,14 @@ struct ChildScreen {
             }
             if let message { card += ["", message] }
             card.append("")
-        } else if state.plan.items.isEmpty {
+        } else if kind == .empty {
             card = ["", text("child.empty"), ""]
-        } else if state.isWaiting(at: now), let start = state.plan.set?.startTime {
+        } else if kind == .waiting, let start = state.plan.set?.startTime {
             card = ["", bold(text("child.waiting.title")), "", text("child.waiting.message", ["time": start.description]), ""]
-        } else if state.isAllDone && state.undo == nil {
+        } else if kind == .allDone {
             card = [""] + celebration.stars + ["", bold(large(text("child.allDone.title"))), "", text("child.allDone.message"), ""]
         } else if let id = state.focus, let item = state.plan.item(id) {
+            // `undo` and `current`: the card in focus (done during the undo window).
             cardColor = CardColor(token: item.routine.colorToken)?.rawValue ?? "sky"
             let done = item.isCompleted || state.saving.map { $0.routineId == id } == true
             card = ["", text(done ? "child.done.label" : "child.current.label"), ""]
@@ -68,7 +70,7 @@ struct ChildScreen {
             if let left = state.undoSecondsLeft(at: now) {
                 lines.append(TextWidth.center(text("child.undo.countdown", ["count": String(left)]), in: width))
                 lines.append(TextWidth.center("U: \(text("child.undo.button"))    N: \(text("child.next.button"))", in: width))
-            } else if state.focus != nil && !state.isWaiting(at: now) {
+            } else if state.focus != nil && kind != .waiting {
                 lines.append(TextWidth.center("Space / Enter: \(text("child.complete.button"))", in: width))
                 lines.append("")
             } else {

@@ -93,7 +93,7 @@ enum ServiceCommands {
     static func status(_ c: Context) throws -> Int32 {
         let socket = ServicePaths.socket(environment: c.env.variables)
         guard let client = try ServiceClient.connectChecked(path: socket),
-              let reply = try? client.request(ServiceRequest(op: "status"), timeout: 5), let status = reply.status else {
+              let reply = try? client.request(ServiceRequest(.status), timeout: 5), let status = reply.status else {
             if c.json { try c.printJSON(NotRunning(running: false, socket: socket)) } else {
                 c.console.error(c.text("cli.service.none", ["socket": socket]))
             }
@@ -142,33 +142,33 @@ enum ServiceCommands {
     /// cannot take it (then the command runs in-process).
     static func say(_ c: Context, text: String, rate: Double, volume: Double) throws -> Int32? {
         guard let client = try client(c) else { return nil }
-        let reply = try client.request(ServiceRequest(op: "say", text: text, rate: rate, volume: volume, locale: c.text.locale))
+        let reply = try client.request(ServiceRequest(.say(text: text, rate: rate, volume: volume, locale: c.text.locale)))
         if let error = reply.error { throw error }
         return 0
     }
 
     /// `complete`/`undo` through the service's runtime for the child, so the cue is heard and
     /// every screen on that child shows it. Nil when no service runs on this database.
-    static func press(_ c: Context, op: String, routineId: UUID?) throws -> Int32? {
+    static func press(_ c: Context, _ action: PressAction) throws -> Int32? {
         guard let client = try client(c) else { return nil }
         let database = absolute(c.env.databasePath(option: c.invocation.value("--db")))
-        let reply = try client.request(ServiceRequest(op: op, database: database, child: c.invocation.value("--child"),
-                                                      routineId: routineId?.lowercased, locale: c.text.locale))
+        let reply = try client.request(ServiceRequest(database: database, .press(action, child: c.invocation.value("--child"),
+                                                                                 locale: c.text.locale)))
         if reply.error?.code == .otherDatabase { return nil }
         if let error = reply.error { throw error }
         guard let press = reply.press else { throw ServiceFailure(code: .failed, message: "no result") }
         guard press.saved else {
             switch press.notice {
-            case "undoRefused"? where op == "undo", "unchanged"? where op == "undo": throw StoreError.nothingToUndo
-            case "allDone"?: throw StoreError.allDone
-            default: throw ServiceFailure(code: .failed, message: press.notice ?? "not saved")
+            case .undoRefused? where action == .undo, .unchanged? where action == .undo: throw StoreError.nothingToUndo
+            case .allDone?: throw StoreError.allDone
+            default: throw ServiceFailure(code: .failed, message: press.notice?.rawValue ?? "not saved")
             }
         }
         if c.json {
             try c.printJSON(ServicePress(service: true, routineId: press.focus,
                                          progress: .init(completed: press.completed, total: press.total)))
         } else {
-            c.console.print(c.text(op == "undo" ? "cli.undo.done" : "cli.complete.done",
+            c.console.print(c.text(action == .undo ? "cli.undo.done" : "cli.complete.done",
                                    ["routineTitle": press.focusTitle ?? "", "completed": String(press.completed), "total": String(press.total)]))
         }
         return 0
@@ -179,8 +179,8 @@ enum ServiceCommands {
     static func preview(_ c: Context, event: String, intensity: String?) throws -> Int32? {
         guard let client = try client(c) else { return nil }
         let database = absolute(c.env.databasePath(option: c.invocation.value("--db")))
-        let reply = try client.request(ServiceRequest(op: "preview", database: database, child: c.invocation.value("--child"),
-                                                      locale: c.text.locale, event: event, intensity: intensity))
+        let reply = try client.request(ServiceRequest(database: database, .preview(child: c.invocation.value("--child"), event: event,
+                                                                                   intensity: intensity, locale: c.text.locale)))
         if reply.error?.code == .otherDatabase || reply.error?.code == .noActiveSet { return nil }
         if let error = reply.error { throw error }
         return 0

@@ -52,14 +52,14 @@ enum TodayCommands {
             }
             routineId = id
         }
-        if let status = try ServiceCommands.press(c, op: routineId == nil ? "done" : "press", routineId: routineId) { return status }
+        if let status = try ServiceCommands.press(c, routineId.map { .card(routineId: $0.lowercased) } ?? .done) { return status }
         return try saveAndReport(c, doneKey: "cli.complete.done") { store, child, day, now in
             try store.complete(childId: child.id, routineId: routineId, day: day, at: now)
         }
     }
 
     static func undo(_ c: Context) throws -> Int32 {
-        if let status = try ServiceCommands.press(c, op: "undo", routineId: nil) { return status }
+        if let status = try ServiceCommands.press(c, .undo) { return status }
         return try saveAndReport(c, doneKey: "cli.undo.done") { store, child, day, now in
             try store.undo(childId: child.id, day: day, at: now, windowSeconds: child.profile.undoDurationSeconds)
         }
