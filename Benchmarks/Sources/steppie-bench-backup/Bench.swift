@@ -1,4 +1,5 @@
 import SteppieBenchSupport
+import SteppieTestSupport
 import Foundation
 
 /// Runs the measurements and prints the table.
@@ -6,6 +7,8 @@ enum Bench {
     struct Measured {
         var seconds: Double
         var peakMiB: Double
+        /// User + system CPU time of the process tree.
+        var cpuSeconds: Double
         var output: String
     }
 
@@ -25,6 +28,7 @@ enum Bench {
         let restore = try measure([me, "child-restore", archive, dir.appendingPathComponent("dst/steppie.db").path,
                                    dir.appendingPathComponent("dst/assets").path])
         print("ours: backup → \(backup.output); restore → \(restore.output); archive \(mib(archive)) MiB")
+        print(String(format: "CPU (user + system): backup %.2f s, restore %.2f s", backup.cpuSeconds, restore.cpuSeconds))
 
         // Baselines on the same data: a text dump of the database zipped with the photo folder, and back.
         let base = dir.appendingPathComponent("base").path
@@ -54,24 +58,28 @@ enum Bench {
                      baseName, base.seconds, base.peakMiB, ours.seconds / max(base.seconds, 1e-6)))
     }
 
-    /// Runs a command under `/usr/bin/time`: wall seconds and the peak RSS of the process tree.
+    /// Runs a command to its exit: wall seconds, and the peak RSS of its process tree from
+    /// `wait4` (a shell's waited-for children count, as they do for `/usr/bin/time`).
     static func measure(_ command: [String]) throws -> Measured {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        p.arguments = ["-f", "TIME %e %M"] + command
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let line = errors.split(separator: "\n").last(where: { $0.hasPrefix("TIME ") }) else {
-            throw BenchFailure.command(command.joined(separator: " "), errors)
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-bench-backup-\(getpid())-stderr.txt").path
+        try? FileManager.default.removeItem(atPath: errors)
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let p = try SpawnedProcess(command[0], Array(command.dropFirst()), stdoutPipe: true, stderrPath: errors)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(p.stdoutFD, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            output += buffer[0..<n]
         }
-        let parts = line.split(separator: " ")
-        return Measured(seconds: Double(parts[1]) ?? .nan, peakMiB: (Double(parts[2]) ?? .nan) / 1024,
-                        output: output.trimmingCharacters(in: .whitespacesAndNewlines))
+        p.waitForExit()
+        guard p.exitStatus == 0, let usage = p.usage, let ns = p.elapsedNanoseconds else {
+            throw BenchFailure.command(command.joined(separator: " "), (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+        }
+        return Measured(seconds: Double(ns) / 1e9, peakMiB: Double(usage.maxRSSKiB) / 1024,
+                        cpuSeconds: usage.userSeconds + usage.systemSeconds,
+                        output: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     static func mib(_ path: String) -> String {
