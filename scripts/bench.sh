@@ -13,6 +13,10 @@ bin="$PWD/Benchmarks/.build/release"
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 export STEPPIE_BENCH_ROWS="$rows"
+# The link layout's staleness: linker/steppie.order must still name the binary's functions (the
+# figures below depend on it). Checked first, reported in the table, and failing the run at its end.
+link_order=0
+python3 scripts/check-link-order.py "$bin/steppie" || link_order=$?
 scripts/with-pulse.sh "$bin"/steppie-bench commands startup
 scripts/with-pulse.sh "$bin"/steppie-bench-feedback
 scripts/with-pulse.sh "$bin"/steppie-bench-service
@@ -29,3 +33,8 @@ echo "|---|---|---|---|---|---|---|---|"
 while IFS=$'\t' read -r area figure median p99 target baseline bmedian ratio; do
     echo "| $area | $figure | $median | $p99 | $target | $baseline | $bmedian | $ratio |"
 done < "$rows"
+if [ "$link_order" -ne 0 ]; then
+    echo
+    echo "bench: linker/steppie.order is stale (see the link order rows above): run scripts/make-link-order.py (linker/README.md)" >&2
+    exit "$link_order"
+fi
