@@ -5,7 +5,9 @@ import Glibc
 /// What the kernel counted for a reaped child (`wait4`): its peak resident set and CPU times.
 /// (Foundation's `Process` gives no resource usage.)
 public struct ResourceUsage: Equatable, Sendable {
-    /// The child's peak resident set size, in KiB (`ru_maxrss`).
+    /// The child's peak resident set size, in KiB (`ru_maxrss`). Never below the spawning
+    /// process's own peak at the spawn: posix_spawn's child runs in the parent's memory until it
+    /// execs, and Linux carries that memory's high-water mark into the child's count.
     public let maxRSSKiB: Int
     /// CPU time spent in user mode, in seconds.
     public let userSeconds: Double

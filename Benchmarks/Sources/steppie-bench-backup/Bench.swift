@@ -58,13 +58,15 @@ enum Bench {
                      baseName, base.seconds, base.peakMiB, ours.seconds / max(base.seconds, 1e-6)))
     }
 
-    /// Runs a command to its exit: wall seconds, and the peak RSS of its process tree from
-    /// `wait4` (a shell's waited-for children count, as they do for `/usr/bin/time`).
+    /// Runs a command under `/usr/bin/time`: wall seconds, the peak RSS of its process tree and
+    /// its CPU time. Not `wait4` on a direct child: posix_spawn's child runs in this process's
+    /// memory until it execs, and Linux carries that memory's peak (the fixture's 600 MiB) into the
+    /// child's `ru_maxrss`; `time` forks the command from its own small process.
     static func measure(_ command: [String]) throws -> Measured {
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-bench-backup-\(getpid())-stderr.txt").path
         try? FileManager.default.removeItem(atPath: errors)
         defer { try? FileManager.default.removeItem(atPath: errors) }
-        let p = try SpawnedProcess(command[0], Array(command.dropFirst()), stdoutPipe: true, stderrPath: errors)
+        let p = try SpawnedProcess("/usr/bin/time", ["-f", "TIME %e %M %U %S"] + command, stdoutPipe: true, stderrPath: errors)
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -74,11 +76,13 @@ enum Bench {
             output += buffer[0..<n]
         }
         p.waitForExit()
-        guard p.exitStatus == 0, let usage = p.usage, let ns = p.elapsedNanoseconds else {
-            throw BenchFailure.command(command.joined(separator: " "), (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        guard p.exitStatus == 0, let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix("TIME ") }) else {
+            throw BenchFailure.command(command.joined(separator: " "), stderr)
         }
-        return Measured(seconds: Double(ns) / 1e9, peakMiB: Double(usage.maxRSSKiB) / 1024,
-                        cpuSeconds: usage.userSeconds + usage.systemSeconds,
+        let parts = line.split(separator: " ").map { Double($0) ?? .nan }
+        guard parts.count == 5 else { throw BenchFailure.command(command.joined(separator: " "), stderr) }
+        return Measured(seconds: parts[1], peakMiB: parts[2] / 1024, cpuSeconds: parts[3] + parts[4],
                         output: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 

@@ -5,7 +5,7 @@ import SteppieCore
 import SteppieStore
 
 // `steppie-bench-backup`: builds the 10-year database with 60 photos, then measures backup and
-// restore (each in a child process, its peak RSS from wait4) against shell baselines on the same data.
+// restore (each in a child process, under /usr/bin/time) against shell baselines on the same data.
 // On its own: cd Benchmarks && swift build -c release --static-swift-stdlib --product steppie-bench-backup && .build/release/steppie-bench-backup
 let zone = TimeZone(identifier: "Asia/Seoul") ?? .current
 let arguments = Array(CommandLine.arguments.dropFirst())
