@@ -13,7 +13,7 @@ test:
 run:
 	scripts/run.sh
 
-# Every benchmark of the project, in a release build (see README "Benchmarks").
+# Every benchmark of the project (the Benchmarks/ package), in a release build (docs/performance.md).
 bench:
 	scripts/bench.sh
 

@@ -60,7 +60,6 @@ let swiftTargets: [Target] = [
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev", "CLazyLoad"]),
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
     .target(name: "SteppieInput", dependencies: ["SteppieFiles", "CEvdev"]),
-    .executableTarget(name: "steppie-bench-feedback", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieBenchSupport"]),
     // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
     // the service, the terminal screen and the tests.
     .target(name: "SteppieChildMode",
@@ -84,12 +83,8 @@ let swiftTargets: [Target] = [
                                                      "-Xlinker", "--no-warn-symbol-ordering",
                                                      "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                                     .when(configuration: .release))]),
-    // Benchmarks (release build): `make bench`.
     // Real child processes and a private PulseAudio server, for the tests and benchmarks.
     .target(name: "SteppieTestSupport"),
-    .target(name: "SteppieBenchSupport", dependencies: ["SteppieCore", "SteppieStore"]),
-    .executableTarget(name: "steppie-bench-service", dependencies: ["SteppieBenchSupport", "SteppieService"]),
-    .executableTarget(name: "steppie-bench", dependencies: ["SteppieCore", "SteppieStore", "SteppieBenchSupport", "CSQLite"]),
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieFilesTests", dependencies: ["SteppieFiles"]),
@@ -108,7 +103,6 @@ let swiftTargets: [Target] = [
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip", "CLazyLoad"]),
-    .executableTarget(name: "steppie-bench-backup", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieBenchSupport"]),
     .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
     // Proof under stress: kills, concurrent processes, hostile input, audio faults.
     .testTarget(name: "SteppieStressTests",
@@ -129,12 +123,17 @@ for target in cTargets {
     target.cSettings = settings
 }
 
+/// The modules the benchmarks (their own package in `Benchmarks/`, `make bench`) build on, one
+/// library product each; the benchmarks also build and run the `steppie` product.
+let benchmarkedModules = ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieLocalization", "SteppieBackup",
+                          "SteppieService", "SteppieTestSupport"]
+
 let package = Package(
     name: "Steppie",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "steppie", targets: ["steppie"]),
-    ],
+    ] + benchmarkedModules.map { .library(name: $0, targets: [$0]) },
     targets: systemLibraries + cTargets + swiftTargets,
     swiftLanguageModes: [.v6]
 )

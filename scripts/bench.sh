@@ -5,18 +5,26 @@
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-swift build -c release --static-swift-stdlib
+# The benchmarks are their own package (Benchmarks/Package.swift, on this one by path), so the
+# ordinary build never compiles them. The `steppie` they measure is this package's product, built
+# by the same release build into Benchmarks/.build beside them (linked as linker/README.md says).
+(cd Benchmarks && swift build -c release --static-swift-stdlib && swift build -c release --static-swift-stdlib --product steppie)
+bin="$PWD/Benchmarks/.build/release"
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 export STEPPIE_BENCH_ROWS="$rows"
-scripts/with-pulse.sh .build/release/steppie-bench commands startup
-scripts/with-pulse.sh .build/release/steppie-bench-feedback
-scripts/with-pulse.sh .build/release/steppie-bench-service
+# The link layout's staleness: linker/steppie.order must still name the binary's functions (the
+# figures below depend on it). Checked first, reported in the table, and failing the run at its end.
+link_order=0
+python3 scripts/check-link-order.py "$bin/steppie" || link_order=$?
+scripts/with-pulse.sh "$bin"/steppie-bench commands startup
+scripts/with-pulse.sh "$bin"/steppie-bench-feedback
+scripts/with-pulse.sh "$bin"/steppie-bench-service
 # A tap in Chromium on the kiosk page vs a Space in the terminal screen (issue 13).
 . scripts/browser-env.sh
-STEPPIE_BIN=.build/release/steppie SE_OFFLINE=true scripts/with-pulse.sh "$VENV/bin/python" Tests/browser/bench_tap.py 100
-.build/release/steppie-bench scale
-.build/release/steppie-bench-backup
+STEPPIE_BIN="$bin/steppie" SE_OFFLINE=true scripts/with-pulse.sh "$VENV/bin/python" Tests/browser/bench_tap.py 100
+"$bin"/steppie-bench scale
+"$bin"/steppie-bench-backup
 echo
 echo "## All figures ($(date -u +%Y-%m-%d), $(nproc) cores, release build)"
 echo
@@ -25,3 +33,8 @@ echo "|---|---|---|---|---|---|---|---|"
 while IFS=$'\t' read -r area figure median p99 target baseline bmedian ratio; do
     echo "| $area | $figure | $median | $p99 | $target | $baseline | $bmedian | $ratio |"
 done < "$rows"
+if [ "$link_order" -ne 0 ]; then
+    echo
+    echo "bench: linker/steppie.order is stale (see the link order rows above): run scripts/make-link-order.py (linker/README.md)" >&2
+    exit "$link_order"
+fi

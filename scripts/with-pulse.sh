@@ -2,7 +2,7 @@
 # Runs a command against a private PulseAudio server with a null sink, then stops that server.
 #
 #   scripts/with-pulse.sh swift test --filter SteppieFeedbackTests
-#   scripts/with-pulse.sh swift run -c release steppie-bench-feedback
+#   scripts/with-pulse.sh Benchmarks/.build/release/steppie-bench-feedback   (built by scripts/bench.sh)
 #
 # The server lives in a temporary directory (its own HOME, XDG_RUNTIME_DIR and PULSE_* paths),
 # has a null sink `steppie_test` at 22050 Hz mono and an anonymous unix socket. The command gets

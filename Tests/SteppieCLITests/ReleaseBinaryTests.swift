@@ -59,8 +59,10 @@ struct ReleaseBinaryTests {
     }
 
     /// The functions child mode runs sit in one stretch at the front of `.text`, not spread over
-    /// its 17 MB (the kernel maps code 64 KB around each touch, so spread functions cost RSS), and
-    /// the order file still names the binary's functions (a stale file would silently cost memory).
+    /// its 17 MB (the kernel maps code 64 KB around each touch, so spread functions cost RSS).
+    /// Whether the order file is still fresh (the share of its functions the binary still has,
+    /// which drops whenever mangled names change) is `make bench`'s check,
+    /// scripts/check-link-order.py; this one only needs enough of them to see where they sit.
     @Test func theFunctionsChildModeRunsAreLaidOutTogether() throws {
         let h = BinaryHarness()
         let groups = try Self.orderGroups()
@@ -68,18 +70,13 @@ struct ReleaseBinaryTests {
         #expect(child.symbols.count > 1_000, "only \(child.symbols.count) child-mode functions listed")
         let table = Self.functions(of: Self.release, in: h)
         let text = try #require(Self.textSection(of: Self.release, in: h))
-        let listed = groups.flatMap(\.symbols)
-        let present = listed.filter { table[$0] != nil }
-        let presentShare = Double(present.count) / Double(max(listed.count, 1))
-        // Renamed functions drop out of the file; below 75 % it is time to rerun scripts/make-link-order.py.
-        #expect(presentShare >= 0.75, "only \(present.count) of \(listed.count) listed functions are in the binary: run scripts/make-link-order.py")
         // Where in .text they sit, as a share of its size: the first one and the 95th percentile
         // (a function or two may be claimed by an object's unordered code and sit elsewhere).
         let positions = child.symbols.compactMap { table[$0] }.map { Double($0.address - min($0.address, text.address)) / Double(text.size) }.sorted()
-        try #require(positions.count > 1_000, "only \(positions.count) child-mode functions found in the binary")
+        try #require(positions.count >= 100, "only \(positions.count) of child mode's listed functions are in the binary, too few to judge the layout: run scripts/make-link-order.py")
         let first = positions[0], p95 = positions[Int(Double(positions.count - 1) * 0.95)]
-        print(String(format: "release binary: %d of %d listed functions present (%.1f %%); 95 %% of child mode's %d functions in the first %.1f %% of .text (%.1f MB of %.1f MB)",
-                     present.count, listed.count, presentShare * 100, positions.count, p95 * 100, p95 * Double(text.size) / 1e6, Double(text.size) / 1e6))
+        print(String(format: "release binary: 95 %% of the %d child-mode functions found in the first %.1f %% of .text (%.1f MB of %.1f MB)",
+                     positions.count, p95 * 100, p95 * Double(text.size) / 1e6, Double(text.size) / 1e6))
         // Unordered (gold, no order file) they reach 90 % of the way; ordered, about a third.
         #expect(p95 < 0.5, "95 % of child mode's functions reach \(Int(p95 * 100)) % into .text: is the release link still using linker/steppie.order?")
         #expect(first < 0.01, "child mode's first function sits \(Int(first * 100)) % into .text")

@@ -6,7 +6,7 @@ import SteppieStore
 
 // `steppie-bench-backup`: builds the 10-year database with 60 photos, then measures backup and
 // restore (each in a child process, under /usr/bin/time) against shell baselines on the same data.
-// `make bench` style: swift build -c release --product steppie-bench-backup && .build/release/steppie-bench-backup
+// On its own: cd Benchmarks && swift build -c release --static-swift-stdlib --product steppie-bench-backup && .build/release/steppie-bench-backup
 let zone = TimeZone(identifier: "Asia/Seoul") ?? .current
 let arguments = Array(CommandLine.arguments.dropFirst())
 

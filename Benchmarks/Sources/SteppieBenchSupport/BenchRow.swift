@@ -30,7 +30,7 @@ public struct BenchRow: Sendable {
             handle.write(Data(text.utf8))
             handle.closeFile()
         } else {
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         }
     }
 

@@ -1,8 +1,9 @@
 import SteppieLocalization
 import SteppieBenchSupport
+import SteppieTestSupport
 // steppie-bench-feedback: press → first sample latencies through a real PulseAudio null sink.
 //
-//   scripts/with-pulse.sh swift run -c release steppie-bench-feedback [--presses N] [--long-presses N]
+//   cd Benchmarks && ../scripts/with-pulse.sh swift run -c release --static-swift-stdlib steppie-bench-feedback [--presses N] [--long-presses N]
 import Foundation
 import SteppieCore
 import SteppieFeedback
@@ -148,7 +149,7 @@ do {
     listener.waitForSilence(quiet: 0.3)
 
     // 4. Heard: press → first audible sample on the sink monitor, engine vs the espeak-ng command vs spd-say.
-    func heard(runs: Int, _ start: () throws -> BenchChild?) rethrows -> [Double] {
+    func heard(runs: Int, _ start: () throws -> SpawnedProcess?) rethrows -> [Double] {
         var out: [Double] = []
         for _ in 0..<(baselines ? runs : 0) {
             listener.waitForSilence(quiet: 0.25)
@@ -171,15 +172,16 @@ do {
         return nil
     }
     progress("heard: espeak-ng command")
-    let espeakHeard = try heard(runs: 20) { try BenchChild("espeak-ng", ["-v", "en", sentence]) }
+    let espeakHeard = try heard(runs: 20) { try SpawnedProcess("espeak-ng", ["-v", "en", sentence]) }
     var spdNote = baselines ? "not installed" : "skipped"
     var spdHeard: [Double] = []
-    if baselines, (try? BenchChild("which", ["spd-say"]).wait()) == 0 {
+    if baselines, SpawnedProcess.lookUp("spd-say", in: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin") != nil {
         progress("heard: spd-say")
-        let first = try? BenchChild("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"]).wait(timeout: 10)  // starts the daemon
-        if first == nil { spdNote = "installed, but spd-say did not finish within 10 s" }
-        if first != nil {
-            spdHeard = try heard(runs: 10) { try BenchChild("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
+        let warm = try? SpawnedProcess("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", "warm up"])  // starts the daemon
+        let warmed = warm.map { $0.wait(timeout: 10); return !$0.timedOut } ?? false
+        if !warmed { spdNote = "installed, but spd-say did not finish within 10 s" }
+        if warmed {
+            spdHeard = try heard(runs: 10) { try SpawnedProcess("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
             spdNote = spdHeard.isEmpty ? "installed, but no audio reached the sink" : "ok"
         }
     }

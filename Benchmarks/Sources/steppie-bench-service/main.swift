@@ -1,6 +1,7 @@
 import Foundation
 import SteppieBenchSupport
 import SteppieService
+import SteppieTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,17 +41,17 @@ do {
     env["LANG"] = "en_US.UTF-8"
     env["STEPPIE_NOW"] = nil
     for name in ["Mina", "Joon", "Ari"] {
-        guard try BenchChild(binary, ["init", "--child", name], environment: env).wait() == 0 else { throw BenchError("init failed") }
+        guard try SpawnedProcess(binary, ["init", "--child", name], environment: env).waitForExit() == 0 else { throw BenchError("init failed") }
     }
     let wav = dir + "/sentence.wav"
-    guard try BenchChild(binary, ["say", sentence, "--locale", "en", "--out", wav, "--no-service"], environment: env).wait() == 0 else {
+    guard try SpawnedProcess(binary, ["say", sentence, "--locale", "en", "--out", wav, "--no-service"], environment: env).waitForExit() == 0 else {
         throw BenchError("say --out failed")
     }
 
     let listener = try MonitorListener(device: sink + ".monitor")
     guard waitFor(5, { listener.bytes > 8820 }) else { throw BenchError("no audio from the sink monitor") }
 
-    func heard(_ name: String, runs: Int, _ start: () throws -> BenchChild?) rethrows -> [Double] {
+    func heard(_ name: String, runs: Int, _ start: () throws -> SpawnedProcess?) rethrows -> [Double] {
         progress("heard: \(name)")
         var out: [Double] = []
         for _ in 0..<runs {
@@ -66,23 +67,26 @@ do {
 
     // Baselines first, with no service running.
     let noService = try heard("steppie say --no-service", runs: runs) {
-        try BenchChild(binary, ["say", sentence, "--locale", "en", "--no-service"], environment: env)
+        try SpawnedProcess(binary, ["say", sentence, "--locale", "en", "--no-service"], environment: env)
     }
-    let espeak = try heard("espeak-ng", runs: runs) { try BenchChild("espeak-ng", ["-v", "en", sentence]) }
-    let paplay = try heard("paplay", runs: runs) { try BenchChild("paplay", [wav]) }
+    let espeak = try heard("espeak-ng", runs: runs) { try SpawnedProcess("espeak-ng", ["-v", "en", sentence]) }
+    let paplay = try heard("paplay", runs: runs) { try SpawnedProcess("paplay", [wav]) }
     var spd: [Double] = []
-    if (try? BenchChild("which", ["spd-say"]).wait()) == 0, (try? BenchChild("spd-say", ["-w", "warm up"]).wait(timeout: 10)) != nil {
-        spd = try heard("spd-say", runs: runs / 2) { try BenchChild("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
+    // The first spd-say starts its daemon: a baseline only when that finishes within 10 s.
+    let spdWarm = SpawnedProcess.lookUp("spd-say", in: env["PATH"] ?? "/usr/bin") == nil ? nil : try? SpawnedProcess("spd-say", ["-w", "warm up"])
+    spdWarm?.wait(timeout: 10)
+    if let spdWarm, !spdWarm.timedOut {
+        spd = try heard("spd-say", runs: runs / 2) { try SpawnedProcess("spd-say", ["-w", "-o", "espeak-ng", "-l", "en", sentence]) }
     }
 
     // The service.
-    let service = try BenchChild(binary, ["serve", "--output", "pulse", "--http", "none"], environment: env)
+    let service = try SpawnedProcess(binary, ["serve", "--output", "pulse", "--http", "none"], environment: env)
     guard waitFor(20, { ServiceClient.connect(path: dir + "/control.sock") != nil }) else { throw BenchError("the service did not start") }
     // One throwaway sentence so the stream is awake.
-    _ = try BenchChild(binary, ["say", "warm up", "--locale", "en"], environment: env).wait(timeout: 15)
+    _ = try SpawnedProcess(binary, ["say", "warm up", "--locale", "en"], environment: env).wait(timeout: 15)
     listener.waitForSilence(quiet: 0.3)
     let viaService = try heard("steppie say (service)", runs: runs) {
-        try BenchChild(binary, ["say", sentence, "--locale", "en"], environment: env)
+        try SpawnedProcess(binary, ["say", sentence, "--locale", "en"], environment: env)
     }
 
     progress("socket presses")

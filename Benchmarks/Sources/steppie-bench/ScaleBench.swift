@@ -1,4 +1,4 @@
-import CSQLite
+import CSQLiteBench
 import Foundation
 import SteppieCore
 import SteppieStore
@@ -39,7 +39,7 @@ enum ScaleBench {
             let child = childIds[i % childIds.count]
             var plan: DayPlan?
             try today.time { plan = try store.today(childId: child, day: referenceDay) }
-            guard plan?.total == routinesPerSet else { throw BenchError.wrong("today's plan has \(plan?.total ?? -1) routines") }
+            guard plan?.total == routinesPerSet else { throw BenchError("today's plan has \(plan?.total ?? -1) routines") }
             try todayRaw.time {
                 _ = try raw.query("""
                     SELECT r.id, r.title, l.status FROM routine_sets s JOIN routines r ON r.routine_set_id = s.id
@@ -50,7 +50,7 @@ enum ScaleBench {
             var items: [DayPlan.Item] = []
             try month.time { items = try store.history(childId: child, from: monthStart, through: monthEnd) }
             guard items.count == setsPerChild * routinesPerSet * referenceDay.day else {
-                throw BenchError.wrong("a month of history has \(items.count) logs")
+                throw BenchError("a month of history has \(items.count) logs")
             }
             try monthRaw.time {
                 _ = try raw.query("""
@@ -71,5 +71,3 @@ enum ScaleBench {
         return String(format: "%.1f", Double(size) / 1_048_576)
     }
 }
-
-enum BenchError: Error { case wrong(String) }

@@ -1,4 +1,5 @@
 import SteppieBenchSupport
+import SteppieTestSupport
 import Foundation
 
 /// Runs the measurements and prints the table.
@@ -6,6 +7,8 @@ enum Bench {
     struct Measured {
         var seconds: Double
         var peakMiB: Double
+        /// User + system CPU time of the process tree.
+        var cpuSeconds: Double
         var output: String
     }
 
@@ -25,6 +28,7 @@ enum Bench {
         let restore = try measure([me, "child-restore", archive, dir.appendingPathComponent("dst/steppie.db").path,
                                    dir.appendingPathComponent("dst/assets").path])
         print("ours: backup → \(backup.output); restore → \(restore.output); archive \(mib(archive)) MiB")
+        print(String(format: "CPU (user + system): backup %.2f s, restore %.2f s", backup.cpuSeconds, restore.cpuSeconds))
 
         // Baselines on the same data: a text dump of the database zipped with the photo folder, and back.
         let base = dir.appendingPathComponent("base").path
@@ -54,24 +58,32 @@ enum Bench {
                      baseName, base.seconds, base.peakMiB, ours.seconds / max(base.seconds, 1e-6)))
     }
 
-    /// Runs a command under `/usr/bin/time`: wall seconds and the peak RSS of the process tree.
+    /// Runs a command under `/usr/bin/time`: wall seconds, the peak RSS of its process tree and
+    /// its CPU time. Not `wait4` on a direct child: posix_spawn's child runs in this process's
+    /// memory until it execs, and Linux carries that memory's peak (the fixture's 600 MiB) into the
+    /// child's `ru_maxrss`; `time` forks the command from its own small process.
     static func measure(_ command: [String]) throws -> Measured {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        p.arguments = ["-f", "TIME %e %M"] + command
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let line = errors.split(separator: "\n").last(where: { $0.hasPrefix("TIME ") }) else {
-            throw BenchFailure.command(command.joined(separator: " "), errors)
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-bench-backup-\(getpid())-stderr.txt").path
+        try? FileManager.default.removeItem(atPath: errors)
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let p = try SpawnedProcess("/usr/bin/time", ["-f", "TIME %e %M %U %S"] + command, stdoutPipe: true, stderrPath: errors)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(p.stdoutFD, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            output += buffer[0..<n]
         }
-        let parts = line.split(separator: " ")
-        return Measured(seconds: Double(parts[1]) ?? .nan, peakMiB: (Double(parts[2]) ?? .nan) / 1024,
-                        output: output.trimmingCharacters(in: .whitespacesAndNewlines))
+        p.waitForExit()
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        guard p.exitStatus == 0, let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix("TIME ") }) else {
+            throw BenchFailure.command(command.joined(separator: " "), stderr)
+        }
+        let parts = line.split(separator: " ").map { Double($0) ?? .nan }
+        guard parts.count == 5 else { throw BenchFailure.command(command.joined(separator: " "), stderr) }
+        return Measured(seconds: parts[1], peakMiB: parts[2] / 1024, cpuSeconds: parts[3] + parts[4],
+                        output: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     static func mib(_ path: String) -> String {

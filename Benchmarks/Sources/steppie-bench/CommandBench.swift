@@ -1,5 +1,6 @@
 import Foundation
 import SteppieBenchSupport
+import SteppieTestSupport
 
 /// What a command costs before it does anything (issue 16): `steppie --help`, `steppie today` and
 /// `steppie say --out` against a bare Swift + Foundation program that this benchmark compiles
@@ -11,35 +12,35 @@ enum CommandBench {
 
     static func run(directory: URL) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("steppie").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else { throw BenchError.wrong("no steppie binary beside the benchmark") }
+        guard FileManager.default.isExecutableFile(atPath: binary) else { throw BenchError("no steppie binary beside the benchmark") }
         let bare = try buildBare(in: directory, static: false)
         let bareStatic = try buildBare(in: directory, static: true)
-        guard let espeak = which("espeak-ng") else { throw BenchError.wrong("espeak-ng is not installed") }
+        guard let espeak = which("espeak-ng") else { throw BenchError("espeak-ng is not installed") }
 
         var env = ProcessInfo.processInfo.environment
         env["TZ"] = env["TZ"] ?? "Asia/Seoul"
         // No service may answer: `say` must work in-process, as on a device without `steppie serve`.
         env["STEPPIE_SOCKET"] = directory.appendingPathComponent("no-service.sock").path
         let db = directory.appendingPathComponent("commands.db").path
-        guard try Spawn.run(binary, ["init", "--db", db, "--child", "Mina"], environment: env).status == 0 else {
-            throw BenchError.wrong("steppie init failed")
+        guard try SpawnedProcess.measure(binary, ["init", "--db", db, "--child", "Mina"], environment: env).exitStatus == 0 else {
+            throw BenchError("steppie init failed")
         }
         let ourWav = directory.appendingPathComponent("ours.wav").path
         let theirWav = directory.appendingPathComponent("espeak.wav").path
 
         var help = Timed(), today = Timed(), say = Timed(), bareRun = Timed(), staticRun = Timed(), espeakRun = Timed()
         for _ in 0..<runs {
-            try bareRun.add(Spawn.run(bare, [], environment: env))
-            try staticRun.add(Spawn.run(bareStatic, [], environment: env))
-            try help.add(Spawn.run(binary, ["--help"], environment: env))
-            try today.add(Spawn.run(binary, ["today", "--db", db, "--locale", "en"], environment: env))
-            try say.add(Spawn.run(binary, ["say", "--out", ourWav, sentence], environment: env.merging(["LANG": "en_US.UTF-8"]) { $1 }))
-            try espeakRun.add(Spawn.run(espeak, ["-v", "en", "-w", theirWav, sentence], environment: env))
+            try bareRun.add(SpawnedProcess.measure(bare, [], environment: env))
+            try staticRun.add(SpawnedProcess.measure(bareStatic, [], environment: env))
+            try help.add(SpawnedProcess.measure(binary, ["--help"], environment: env))
+            try today.add(SpawnedProcess.measure(binary, ["today", "--db", db, "--locale", "en"], environment: env))
+            try say.add(SpawnedProcess.measure(binary, ["say", "--out", ourWav, sentence], environment: env.merging(["LANG": "en_US.UTF-8"]) { $1 }))
+            try espeakRun.add(SpawnedProcess.measure(espeak, ["-v", "en", "-w", theirWav, sentence], environment: env))
         }
         for (name, timed) in [("steppie --help", help), ("steppie today", today), ("steppie say --out", say),
                               ("bare program", bareRun), ("bare program (static)", staticRun), ("espeak-ng -w", espeakRun)]
         where timed.failures > 0 {
-            throw BenchError.wrong("\(name) failed \(timed.failures) of \(runs) runs")
+            throw BenchError("\(name) failed \(timed.failures) of \(runs) runs")
         }
 
         Report.print(title: "Command start-up (release build, \(runs) interleaved runs, spawn → exit)", area: "start-up", rows: [
@@ -70,10 +71,10 @@ enum CommandBench {
         var ms = Samples()
         var rssKiB: Double = 0
         var failures = 0
-        mutating func add(_ r: Spawn.Result) {
-            if r.status != 0 { failures += 1 }
-            ms.values.append(Double(r.endNs - r.startNs) / 1e6)
-            rssKiB = max(rssKiB, Double(r.maxRSSKiB))
+        mutating func add(_ r: SpawnedProcess) {
+            if r.exitStatus != 0 { failures += 1 }
+            ms.values.append(Double(r.elapsedNanoseconds ?? 0) / 1e6)
+            rssKiB = max(rssKiB, Double(r.usage?.maxRSSKiB ?? 0))
         }
     }
 
@@ -88,18 +89,14 @@ enum CommandBench {
 
         """.write(to: source, atomically: true, encoding: .utf8)
         let out = directory.appendingPathComponent(isStatic ? "bare-static" : "bare").path
-        guard let swiftc = which("swiftc") else { throw BenchError.wrong("swiftc not found on PATH") }
+        guard let swiftc = which("swiftc") else { throw BenchError("swiftc not found on PATH") }
         let args = ["-O", source.path, "-o", out] + (isStatic ? ["-static-stdlib"] : [])
-        let r = try Spawn.run(swiftc, args, environment: ProcessInfo.processInfo.environment)
-        guard r.status == 0 else { throw BenchError.wrong("swiftc failed to build the bare program (\(isStatic ? "static" : "dynamic"))") }
+        let r = try SpawnedProcess.measure(swiftc, args, environment: ProcessInfo.processInfo.environment)
+        guard r.exitStatus == 0 else { throw BenchError("swiftc failed to build the bare program (\(isStatic ? "static" : "dynamic"))") }
         return out
     }
 
     static func which(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
+        SpawnedProcess.lookUp(name, in: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")
     }
 }

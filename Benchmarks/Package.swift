@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The benchmarks of `make bench` (scripts/bench.sh), in their own package so that the ordinary
+// build and test run (`swift build --build-tests` at the root) never compiles them. They use the
+// root package's modules through its library products, and run its `steppie` product, which
+// scripts/bench.sh builds into this package's .build beside them (`swift build --product steppie`).
+
+/// The root package's products the benchmarks import.
+func steppie(_ module: String) -> Target.Dependency { .product(name: module, package: "Steppie") }
+
+let targets: [Target] = [
+    // SQLite called directly by the store benchmark's baseline (a bare open and query); the root
+    // keeps its own CSQLite to the store.
+    .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3",
+                   providers: [.apt(["libsqlite3-dev"])]),
+    // The 10-year fixture, the report rows and the sink monitor listener the benchmarks share.
+    .target(name: "SteppieBenchSupport",
+            dependencies: [steppie("SteppieCore"), steppie("SteppieStore"), steppie("SteppieTestSupport")]),
+    // Command start-up, child-mode start-up and memory, the store at scale.
+    .executableTarget(name: "steppie-bench",
+                      dependencies: ["SteppieBenchSupport", "CSQLiteBench", steppie("SteppieCore"), steppie("SteppieStore"),
+                                     steppie("SteppieTestSupport")]),
+    // Press → first sample through a real PulseAudio null sink.
+    .executableTarget(name: "steppie-bench-feedback",
+                      dependencies: ["SteppieBenchSupport", steppie("SteppieCore"), steppie("SteppieFeedback"),
+                                     steppie("SteppieLocalization"), steppie("SteppieTestSupport")]),
+    // `steppie serve` against the plain tools.
+    .executableTarget(name: "steppie-bench-service",
+                      dependencies: ["SteppieBenchSupport", steppie("SteppieService"), steppie("SteppieTestSupport")]),
+    // Backup and restore of the 10-year database with photos.
+    .executableTarget(name: "steppie-bench-backup",
+                      dependencies: ["SteppieBenchSupport", steppie("SteppieBackup"), steppie("SteppieStore"), steppie("SteppieCore"),
+                                     steppie("SteppieTestSupport")]),
+]
+
+for target in targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}
+
+let package = Package(
+    name: "SteppieBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "Steppie", path: "..")],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)
