@@ -65,10 +65,14 @@ let swiftTargets: [Target] = [
     // the service, the terminal screen and the tests.
     .target(name: "SteppieChildMode",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
-    // `steppie serve`: the long-running engine, its control socket and systemd notification.
+    // A generic HTTP server on libmicrohttpd: routes as data, limits, host and origin policy,
+    // files and descriptors sent from disk, streams. Knows nothing of the pages it serves.
+    .target(name: "SteppieHTTP", dependencies: ["CHTTP"]),
+    // `steppie serve`: the long-running engine, its control socket and systemd notification, and
+    // the kiosk's route tables handed to SteppieHTTP.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "CSystemd", "CSocket", "CHTTP", "CLazyLoad"]),
+                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "SteppieHTTP", "CSystemd", "CSocket", "CLazyLoad"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
@@ -100,7 +104,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
-                dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
+                dependencies: ["SteppieService", "SteppieHTTP", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),

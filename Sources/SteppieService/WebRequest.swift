@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// One HTTP request as the pages' handlers see it: already read, size-checked and decoded by the
-/// `HTTPServer` (libmicrohttpd's post processor parses forms), with nothing of the C connection.
+/// page server (`GuardianRoutes`, from SteppieHTTP's `HTTPRequest`), with nothing of the C connection.
 public struct WebRequest: Sendable {
     public var method: String
     /// The path's parts (`/guardian/child/x` → `["guardian", "child", "x"]`).
@@ -62,7 +62,7 @@ public final class ResponseFile: Sendable {
     }
 
     /// The descriptor, now owned by the caller (nil when taken already).
-    func take() -> Int32? {
+    package func take() -> Int32? {
         descriptor.withLock { fd in
             defer { fd = -1 }
             return fd >= 0 ? fd : nil
