@@ -55,7 +55,7 @@ let swiftTargets: [Target] = [
     // fingerprint through GnuTLS, kept owner-only beside the database.
     .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS", "CLazyLoad"]),
     // Password hashing and random codes through libsodium, SHA-256 through nettle.
-    .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium", "CNettle"]),
+    .target(name: "SteppieSecurity", dependencies: ["CSodium", "CNettle"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev", "CLazyLoad"]),
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
@@ -64,7 +64,7 @@ let swiftTargets: [Target] = [
     // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
     // the service, the terminal screen and the tests.
     .target(name: "SteppieChildMode",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
     // A generic HTTP server on libmicrohttpd: routes as data, limits, host and origin policy,
     // files and descriptors sent from disk, streams. Knows nothing of the pages it serves.
     .target(name: "SteppieHTTP", dependencies: ["CHTTP"]),
@@ -97,14 +97,14 @@ let swiftTargets: [Target] = [
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieFilesTests", dependencies: ["SteppieFiles"]),
-    .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),
+    .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization", "SteppieCore"]),
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
-    .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
+    .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
-                dependencies: ["SteppieService", "SteppieHTTP", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
+                dependencies: ["SteppieService", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),
