@@ -68,14 +68,18 @@ let swiftTargets: [Target] = [
     // A generic HTTP server on libmicrohttpd: routes as data, limits, host and origin policy,
     // files and descriptors sent from disk, streams. Knows nothing of the pages it serves.
     .target(name: "SteppieHTTP", dependencies: ["CHTTP"]),
+    // The guardian pages: a `WebRequest` answered with a `WebResponse`, every page built as `HTML`
+    // (interpolations escaped unless already HTML), on their own store connection.
+    .target(name: "SteppieGuardianWeb",
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieFiles"]),
     // `steppie serve`: the long-running engine, its control socket and systemd notification, and
     // the kiosk's route tables handed to SteppieHTTP.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "SteppieHTTP", "CSystemd", "CSocket", "CLazyLoad"]),
+                           "SteppieBackup", "SteppieTLS", "SteppieHTTP", "SteppieGuardianWeb", "CSystemd", "CSocket", "CLazyLoad"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
     // The release binary is linked by lld, which lays out the functions everyday commands run side
     // by side (linker/steppie.order, see linker/README.md) and packs the relative relocations
     // (DT_RELR, glibc 2.36): together they keep child mode's peak RSS under 30 MB (issue 16).
@@ -104,7 +108,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
-                dependencies: ["SteppieService", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
+                dependencies: ["SteppieService", "SteppieGuardianWeb", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),

@@ -1,3 +1,4 @@
+import SteppieGuardianWeb
 import SteppieHTTP
 
 /// The guardian pages as a route of a page server (`/guardian/…`): a request read into a

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieGuardianWeb
 import SteppieHTTP
 
 /// The route tables of the service's two page servers (docs/kiosk.md, docs/guardian-web.md):

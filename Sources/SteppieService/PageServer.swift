@@ -1,4 +1,5 @@
 import Foundation
+import SteppieGuardianWeb
 import SteppieHTTP
 import SteppieTLS
 

@@ -5,6 +5,7 @@ import SteppieChildMode
 import SteppieCore
 import SteppieFeedback
 import SteppieFiles
+import SteppieGuardianWeb
 import SteppieInput
 import SteppieStore
 import SteppieTLS
@@ -390,6 +391,9 @@ public final class ServiceHost {
 }
 
 /// Lets the HTTP threads' jobs (which run on the service's thread) find the host.
+// Unchecked: the closures that capture it are `@Sendable` (they are made on the HTTP threads),
+// but `host` (a weak reference to the non-Sendable host) is only read inside jobs the
+// `ServiceBridge` runs on the service's own thread, which the compiler cannot see.
 final class HostBox: @unchecked Sendable {
     weak var host: ServiceHost?
     init(_ host: ServiceHost) { self.host = host }

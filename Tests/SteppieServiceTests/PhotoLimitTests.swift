@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieGuardianWeb
 @testable import SteppieService
 import Testing
 

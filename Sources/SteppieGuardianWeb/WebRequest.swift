@@ -101,8 +101,8 @@ public struct WebResponse: Sendable {
         self.status = status; self.contentType = contentType; self.body = body; self.headers = headers; self.file = file
     }
 
-    public static func html(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> WebResponse {
-        WebResponse(status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8), headers: headers)
+    public static func html(_ page: HTML, status: Int = 200, headers: [(String, String)] = []) -> WebResponse {
+        WebResponse(status: status, contentType: "text/html; charset=utf-8", body: Array(page.markup.utf8), headers: headers)
     }
 
     public static func json(_ text: String, status: Int = 200) -> WebResponse {
