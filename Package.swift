@@ -55,7 +55,7 @@ let swiftTargets: [Target] = [
     // fingerprint through GnuTLS, kept owner-only beside the database.
     .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS", "CLazyLoad"]),
     // Password hashing and random codes through libsodium, SHA-256 through nettle.
-    .target(name: "SteppieSecurity", dependencies: ["SteppieCore", "CSodium", "CNettle"]),
+    .target(name: "SteppieSecurity", dependencies: ["CSodium", "CNettle"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev", "CLazyLoad"]),
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
@@ -63,14 +63,22 @@ let swiftTargets: [Target] = [
     // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
     // the service, the terminal screen and the tests.
     .target(name: "SteppieChildMode",
-            dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
-    // `steppie serve`: the long-running engine, its control socket and systemd notification.
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieFiles"]),
+    // A generic HTTP server on libmicrohttpd: routes as data, limits, host and origin policy,
+    // files and descriptors sent from disk, streams. Knows nothing of the pages it serves.
+    .target(name: "SteppieHTTP", dependencies: ["CHTTP"]),
+    // The guardian pages: a `WebRequest` answered with a `WebResponse`, every page built as `HTML`
+    // (interpolations escaped unless already HTML), on their own store connection.
+    .target(name: "SteppieGuardianWeb",
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieFiles"]),
+    // `steppie serve`: the long-running engine, its control socket and systemd notification, and
+    // the kiosk's route tables handed to SteppieHTTP.
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
-                           "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieTLS", "CSystemd", "CSocket", "CHTTP", "CLazyLoad"]),
+                           "SteppieBackup", "SteppieTLS", "SteppieHTTP", "SteppieGuardianWeb", "CSystemd", "CSocket", "CLazyLoad"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
     // The release binary is linked by lld, which lays out the functions everyday commands run side
     // by side (linker/steppie.order, see linker/README.md) and packs the relative relocations
     // (DT_RELR, glibc 2.36): together they keep child mode's peak RSS under 30 MB (issue 16).
@@ -88,14 +96,14 @@ let swiftTargets: [Target] = [
 
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieFilesTests", dependencies: ["SteppieFiles"]),
-    .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization"]),
+    .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization", "SteppieCore"]),
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
-    .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity", "SteppieCore"]),
+    .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
-                dependencies: ["SteppieService", "SteppieChildMode", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieTestSupport",
+                dependencies: ["SteppieService", "SteppieGuardianWeb", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),

@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 # Processes started from here on are the tests' own: none may outlive the run (scripts/leftovers.sh).
 export STEPPIE_TEST_STARTED=$(date +%s)
 scripts/deps.sh
+# Every target declares exactly the targets it imports (a second's work, before the build).
+python3 scripts/check-deps.py
 swift build --build-tests
 # The binary `make install` and `make run` ship: a release build linked by lld with the layout of
 # linker/steppie.order. ReleaseBinaryTests check it; the browser tests drive it.

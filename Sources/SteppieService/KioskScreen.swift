@@ -62,7 +62,7 @@ public struct KioskScreen: Sendable, Equatable {
                             label: BuiltinIcons.label(of: name)?.resolve(chosen: locale, system: nil) ?? name)
             case .photo(_, let asset):
                 // A guardian's photo, served by name from the data folder (`/photos/<name>`).
-                icon = HTTPServer.isPhotoName(asset)
+                icon = KioskRoutes.isPhotoName(asset)
                     ? Icon(type: "photo", name: nil, url: "/photos/" + asset, label: r.title.resolve(chosen: locale, system: nil))
                     : Icon(type: "builtin", name: "star", url: nil, label: r.title.resolve(chosen: locale, system: nil))
             }

@@ -12,9 +12,10 @@ final class ServiceBridge: Sendable {
     /// A job's life: waiting in the queue, withdrawn by its caller, taken by the service thread.
     enum Phase: Sendable, Equatable { case queued, withdrawn, running }
 
-    // The work closure and its result cross threads: the HTTP thread creates the job, the service
-    // thread runs it, and the semaphore orders the result's write before the caller's read, which
-    // the compiler cannot see.
+    // Unchecked: the work closure (not `@Sendable`: it touches the service's non-Sendable state)
+    // and its result cross threads: the HTTP thread creates the job, the service thread runs it,
+    // and the semaphore orders the result's write before the caller's read, which the compiler
+    // cannot see.
     private final class Job: @unchecked Sendable {
         let work: () -> (status: Int, body: String)
         let done = DispatchSemaphore(value: 0)

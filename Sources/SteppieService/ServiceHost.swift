@@ -5,6 +5,7 @@ import SteppieChildMode
 import SteppieCore
 import SteppieFeedback
 import SteppieFiles
+import SteppieGuardianWeb
 import SteppieInput
 import SteppieStore
 import SteppieTLS
@@ -88,10 +89,10 @@ public final class ServiceHost {
     var lastRumbleTry = 0.0
     /// The kiosk pages (nil: `--http none`).
     let httpConfig: HTTPConfig?
-    var http: HTTPServer?
+    var http: PageServer?
     /// The guardian pages on the home network (nil: off, the default).
     public let guardianLAN: GuardianLANConfig?
-    var lanServer: HTTPServer?
+    var lanServer: PageServer?
     let bridge = ServiceBridge()
     var board: StateBoard
     var published: [UUID: KioskScreen] = [:]
@@ -198,11 +199,9 @@ public final class ServiceHost {
             // kiosk's loopback pages is never valid on the network, nor the other way round.
             var g = lan.guardian
             g.secureCookies = true
-            let server = HTTPServer(address: lan.address, port: lan.port, webDirectory: lan.webDirectory, photosDirectory: nil,
-                                    board: board, bridge: bridge, guardian: try guardianPages(g, box: box), mode: .guardianLAN,
-                                    identity: lan.identity, hostNames: lan.names.hostNames + lan.names.addresses) { _, _, _ in
-                (404, "{\"error\":\"not found\"}")
-            }
+            let server = PageServer.guardianLAN(address: lan.address, port: lan.port, identity: lan.identity,
+                                                hostNames: lan.names.hostNames + lan.names.addresses, webDirectory: lan.webDirectory,
+                                                guardian: try guardianPages(g, box: box))
             try server.start()
             lanServer = server
         }
@@ -214,9 +213,9 @@ public final class ServiceHost {
                 if let lan = guardianLAN, let url = guardianLANURL { g.lan = (url, lan.fingerprint) }
                 guardian = try guardianPages(g, box: box)
             }
-            let server = HTTPServer(address: config.address, port: config.port, webDirectory: config.webDirectory,
-                                    photosDirectory: config.photosDirectory, board: board,
-                                    bridge: bridge, guardian: guardian) { [bridge] child, op, version in
+            let server = PageServer.kiosk(address: config.address, port: config.port, webDirectory: config.webDirectory,
+                                          photosDirectory: config.photosDirectory, board: board,
+                                          guardian: guardian) { [bridge] child, op, version in
                 bridge.run { box.host?.kioskPress(child: child, op: op, version: version) ?? (503, "{\"error\":\"stopping\"}") }
             }
             try server.start()
@@ -397,6 +396,9 @@ public final class ServiceHost {
 }
 
 /// Lets the HTTP threads' jobs (which run on the service's thread) find the host.
+// Unchecked: the closures that capture it are `@Sendable` (they are made on the HTTP threads),
+// but `host` (a weak reference to the non-Sendable host) is only read inside jobs the
+// `ServiceBridge` runs on the service's own thread, which the compiler cannot see.
 final class HostBox: @unchecked Sendable {
     weak var host: ServiceHost?
     init(_ host: ServiceHost) { self.host = host }

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieGuardianWeb
 import SteppieSecurity
 import SteppieService
 import SteppieStore

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieGuardianWeb
 import SteppieLocalization
 import SteppieSecurity
 import SteppieService

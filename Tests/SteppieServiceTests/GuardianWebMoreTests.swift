@@ -1,6 +1,7 @@
 import Foundation
 import SteppieBackup
 import SteppieCore
+import SteppieGuardianWeb
 import SteppieService
 import SteppieStore
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieGuardianWeb
 import SteppieService
 import SteppieStore
 import Testing

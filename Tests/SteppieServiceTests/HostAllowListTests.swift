@@ -43,10 +43,10 @@ import Testing
         return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 } }
     }
 
-    static func server(port: UInt16) -> HTTPServer {
+    static func server(port: UInt16) -> PageServer {
         let board = StateBoard(clock: ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000)))
-        return HTTPServer(address: "127.0.0.1", port: port, webDirectory: URL(fileURLWithPath: "/nonexistent"), photosDirectory: nil,
-                          board: board, bridge: ServiceBridge(), press: { _, _, _ in (200, "{}") })
+        return PageServer.kiosk(address: "127.0.0.1", port: port, webDirectory: URL(fileURLWithPath: "/nonexistent"), photosDirectory: nil,
+                                board: board, press: { _, _, _ in (200, "{}") })
     }
 
     static var openDescriptors: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }

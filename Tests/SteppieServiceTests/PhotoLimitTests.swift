@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieGuardianWeb
 @testable import SteppieService
 import Testing
 
@@ -43,8 +44,8 @@ import Testing
     /// The body of `GET path` on a kiosk server in this process serving `photos` (bytes, not text).
     static func kioskGet(_ photos: URL, _ path: String) throws -> (status: Int, body: [UInt8]) {
         let board = StateBoard(clock: ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000)))
-        let server = HTTPServer(address: "127.0.0.1", port: 0, webDirectory: URL(fileURLWithPath: "/nonexistent"), photosDirectory: photos,
-                                board: board, bridge: ServiceBridge(), press: { _, _, _ in (200, "{}") })
+        let server = PageServer.kiosk(address: "127.0.0.1", port: 0, webDirectory: URL(fileURLWithPath: "/nonexistent"), photosDirectory: photos,
+                                      board: board, press: { _, _, _ in (200, "{}") })
         try server.start()
         defer { server.stop() }
         let raw = try #require(KioskHTTPTests.raw(server.port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n", timeout: 10))

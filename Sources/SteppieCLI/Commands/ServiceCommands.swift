@@ -2,6 +2,7 @@ import CTerminal
 import Foundation
 import SteppieBackup
 import SteppieCore
+import SteppieGuardianWeb
 import SteppieInput
 import SteppieService
 import SteppieStore

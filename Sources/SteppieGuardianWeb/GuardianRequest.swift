@@ -86,7 +86,7 @@ extension GuardianWeb {
 
         /// A whole page in this request's frame.
         func page(screen: String, titleKey: String, titleArgs: [String: String] = [:], status: Int = 200,
-                  error: PageError? = nil, body: String = "") -> WebResponse {
+                  error: PageError? = nil, body: HTML = "") -> WebResponse {
             var page = HTMLPage(title: t(titleKey, titleArgs), screen: screen, locale: locale, body: body, nav: nil,
                                 notice: notice, error: error)
             if let session {
@@ -109,7 +109,7 @@ extension GuardianWeb {
         }
 
         /// The hidden CSRF field of this session's forms.
-        var csrf: String { session.map { csrfField($0.csrf) } ?? "" }
+        var csrf: HTML { session.map { csrfField($0.csrf) } ?? "" }
     }
 
     /// A form value that could not be read (not a number, a missing choice), naming the field.

@@ -7,57 +7,57 @@ import SteppieStore
 extension GuardianWeb {
     func home(_ r: Request, status: Int = 200, error: PageError? = nil) -> WebResponse {
         let children = (try? r.store.children(includeArchived: true)) ?? []
-        var body = "<section aria-labelledby=\"children-h\"><h2 id=\"children-h\">\(esc(r.t("web.children.list")))</h2>"
-        if children.isEmpty { body += "<p>\(esc(r.t("web.children.none")))</p>" }
+        var body: HTML = "<section aria-labelledby=\"children-h\"><h2 id=\"children-h\">\(r.t("web.children.list"))</h2>"
+        if children.isEmpty { body += "<p>\(r.t("web.children.none"))</p>" }
         body += "<ul class=\"cards\">"
         for child in children {
             let id = child.id.lowercased
             let archived = child.archivedAt != nil
-            body += "<li class=\"card\" data-child-id=\"\(id)\"\(archived ? " data-archived=\"true\"" : "")>"
-            body += "<h3>\(esc(child.displayName))\(archived ? " <span class=\"badge\">\(esc(r.t("web.children.archived")))</span>" : "")</h3>"
+            body += "<li class=\"card\" data-child-id=\"\(id)\"\(archived ? (" data-archived=\"true\"" as HTML) : ("" as HTML))>"
+            body += "<h3>\(child.displayName)\(archived ? (" <span class=\"badge\">\(r.t("web.children.archived"))</span>" as HTML) : "")</h3>"
             if !archived {
-                body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/routines\">\(esc(r.t("web.nav.routines")))</a>"
-                body += "<a href=\"/guardian/child/\(id)/feedback\">\(esc(r.t("web.nav.feedback")))</a>"
-                body += "<a href=\"/guardian/child/\(id)/history\">\(esc(r.t("web.nav.history")))</a></p>"
+                body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/routines\">\(r.t("web.nav.routines"))</a>"
+                body += "<a href=\"/guardian/child/\(id)/feedback\">\(r.t("web.nav.feedback"))</a>"
+                body += "<a href=\"/guardian/child/\(id)/history\">\(r.t("web.nav.history"))</a></p>"
             } else {
-                body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/history\">\(esc(r.t("web.nav.history")))</a></p>"
+                body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/history\">\(r.t("web.nav.history"))</a></p>"
             }
             body += """
             <form method="post" action="/guardian/child/\(id)/rename" data-form="child" class="inline">\(r.csrf)
-            <span class="field"><label for="name-\(id)">\(esc(r.t("web.field.child.name")))</label>
-            <input id="name-\(id)" name="name" value="\(esc(child.displayName))" maxlength="60" required></span>
-            <span class="field"><label for="locale-\(id)">\(esc(r.t("web.field.locale")))</label>
+            <span class="field"><label for="name-\(id)">\(r.t("web.field.child.name"))</label>
+            <input id="name-\(id)" name="name" value="\(child.displayName)" maxlength="60" required></span>
+            <span class="field"><label for="locale-\(id)">\(r.t("web.field.locale"))</label>
             \(localeSelect(r, id: "locale-\(id)", selected: child.profile.locale))</span>
-            <button type="submit">\(esc(r.t("web.action.save")))</button>
+            <button type="submit">\(r.t("web.action.save"))</button>
             </form>
             <form method="post" action="/guardian/child/\(id)/\(archived ? "unarchive" : "archive")" class="inline">\(r.csrf)
-            <button type="submit" class="quiet">\(esc(r.t(archived ? "web.children.unarchive" : "web.children.archive")))</button>
+            <button type="submit" class="quiet">\(r.t(archived ? "web.children.unarchive" : "web.children.archive"))</button>
             </form></li>
             """
         }
         body += "</ul></section>"
         body += """
-        <section aria-labelledby="add-h"><h2 id="add-h">\(esc(r.t("web.children.add")))</h2>
+        <section aria-labelledby="add-h"><h2 id="add-h">\(r.t("web.children.add"))</h2>
         <form method="post" action="/guardian/children/add" data-form="add-child">\(r.csrf)
-        <p><label for="new-name">\(esc(r.t("web.field.child.name")))</label>
+        <p><label for="new-name">\(r.t("web.field.child.name"))</label>
         <input id="new-name" name="name" maxlength="60" required></p>
-        <p><label for="new-locale">\(esc(r.t("web.field.locale")))</label>\(localeSelect(r, id: "new-locale", selected: nil))</p>
-        <p><button type="submit">\(esc(r.t("web.children.addButton")))</button></p>
+        <p><label for="new-locale">\(r.t("web.field.locale"))</label>\(localeSelect(r, id: "new-locale", selected: nil))</p>
+        <p><button type="submit">\(r.t("web.children.addButton"))</button></p>
         </form></section>
         """
         if let lan = config.lan, !config.secureCookies {
-            body += "<section aria-labelledby=\"lan-h\" data-lan=\"on\"><h2 id=\"lan-h\">\(esc(r.t("web.lan.title")))</h2>"
-            body += "<p>\(esc(r.t("web.lan.address")))<br><a href=\"\(esc(lan.url))\">\(esc(lan.url))</a></p>"
-            body += "<p>\(esc(r.t("web.lan.fingerprint")))</p><p class=\"fingerprint\" data-fingerprint=\"\(esc(lan.fingerprint))\">\(esc(lan.fingerprint))</p></section>"
+            body += "<section aria-labelledby=\"lan-h\" data-lan=\"on\"><h2 id=\"lan-h\">\(r.t("web.lan.title"))</h2>"
+            body += "<p>\(r.t("web.lan.address"))<br><a href=\"\(lan.url)\">\(lan.url)</a></p>"
+            body += "<p>\(r.t("web.lan.fingerprint"))</p><p class=\"fingerprint\" data-fingerprint=\"\(lan.fingerprint)\">\(lan.fingerprint)</p></section>"
         }
         return r.page(screen: "home", titleKey: "web.home.title", status: status, error: error, body: body)
     }
 
-    func localeSelect(_ r: Request, id: String, selected: String?) -> String {
-        var h = "<select id=\"\(esc(id))\" name=\"locale\">"
+    func localeSelect(_ r: Request, id: String, selected: String?) -> HTML {
+        var h: HTML = "<select id=\"\(id)\" name=\"locale\">"
         for (value, key) in [("system", "web.locale.device"), ("ko", "web.locale.ko"), ("en", "web.locale.en")] {
             let isSelected = (selected ?? "system") == value
-            h += "<option value=\"\(value)\"\(isSelected ? " selected" : "")>\(esc(r.t(key)))</option>"
+            h += "<option value=\"\(value)\"\(isSelected ? " selected" : "")>\(r.t(key))</option>"
         }
         return h + "</select>"
     }

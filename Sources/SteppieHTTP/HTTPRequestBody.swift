@@ -1,43 +1,52 @@
 import CHTTP
-import Foundation
 
-/// One request's body while it arrives: raw bytes (JSON taps) or a form parsed piece by piece by
-/// libmicrohttpd's post processor (URL-encoded and multipart), each under a byte limit. A backup
-/// archive goes to an owner-only file as it arrives (`spoolTo`), so memory stays bounded whatever
-/// its size; photos stay in memory (the form's limit caps them).
-final class RequestBody {
+/// One request while it arrives: its head, its route and the route's plan, and its body — raw
+/// bytes (JSON taps) or a form parsed piece by piece by libmicrohttpd's post processor
+/// (URL-encoded and multipart), each under a byte limit. A file the plan spools goes to its sink
+/// as it arrives, so memory stays bounded whatever its size; other files stay in memory (the
+/// plan's limit caps them).
+final class HTTPRequestBody {
+    let head: HTTPHead
+    /// The route that answers (nil: none matched).
+    let route: HTTPRoute?
+    let plan: HTTPBodyPlan
     /// Every byte of the body counts against this; past it the rest is dropped and the request refused.
     let limit: Int
-    /// Most bytes of all text fields together (files count only against `limit`).
-    static let textLimit = 64 * 1024
     private(set) var received = 0
     private(set) var overLimit = false
     private(set) var malformed = false
     private(set) var raw: [UInt8] = []
-    /// The limit was lowered to the text limit because the request has no guardian session.
-    var signedOut = false
     private var processor: OpaquePointer?
     private var textBytes = 0
     private(set) var fields: [String: [UInt8]] = [:]
-    private(set) var files: [String: UploadedFile] = [:]
-    /// The large upload's place among those arriving on the device (released once answered).
-    var slot: UploadSlot?
-    /// Where a file field is written as it arrives (nil: files are kept in memory).
-    var spoolTo: (ledger: UploadLedger, folder: String)?
-    /// Why the upload is not taken: its file bytes are dropped as they arrive, the text fields
-    /// (the CSRF token) still read, and the page says why.
-    var refusal: UploadRefusal?
+    private(set) var files: [String: HTTPUploadedFile] = [:]
+    /// What the plan's start holds until the request is answered.
+    var hold: (any Sendable)?
+    var destination: HTTPBodyPlan.Files = .memory
+    /// Why file fields are not taken: their bytes are dropped as they arrive, the text fields
+    /// still read, and the handler is told.
+    private(set) var refusal: (any Error & Sendable)?
 
-    init(limit: Int) { self.limit = limit }
+    init(head: HTTPHead, route: HTTPRoute?, plan: HTTPBodyPlan) {
+        self.head = head; self.route = route; self.plan = plan
+        limit = plan.limit
+    }
 
     deinit { if let processor { _ = MHD_destroy_post_processor(processor) } }
+
+    /// Takes the plan's start: where files go, and what is held until answered.
+    func begin(_ start: HTTPBodyPlan.Start) {
+        hold = start.hold
+        destination = start.files
+        if case .refused(let why) = start.files { refusal = why }
+    }
 
     /// Sets up form parsing for a form content type; false when the type is a form that cannot be
     /// parsed (a multipart body without a boundary, for example).
     func expectForm(connection: OpaquePointer) -> Bool {
         let iterator: MHD_PostDataIterator = { cls, _, key, filename, contentType, _, data, _, size in
             guard let cls, let key else { return .NO }
-            let body = Unmanaged<RequestBody>.fromOpaque(cls).takeUnretainedValue()
+            let body = Unmanaged<HTTPRequestBody>.fromOpaque(cls).takeUnretainedValue()
             return body.take(key: String(cString: key), filename: filename.map { String(cString: $0) },
                              contentType: contentType.map { String(cString: $0) },
                              bytes: data.map { UnsafeRawBufferPointer(start: $0, count: size) }) ? .YES : .NO
@@ -69,14 +78,14 @@ final class RequestBody {
             if MHD_destroy_post_processor(processor) != .YES { malformed = true }
             self.processor = nil
         }
-        for file in files.values { file.spool?.finishWriting() }
+        for file in files.values { file.sink?.finishWriting() }
     }
 
-    /// The request is answered: its place among the uploads arriving is free for the next one
-    /// (before libmicrohttpd has sent the answer, so a client that sends its next upload as soon
-    /// as it reads this answer finds the place free), and a spooled archive nobody kept is removed.
+    /// The request is answered: what the plan held is given back (before libmicrohttpd has sent
+    /// the answer, so a client that sends its next upload as soon as it reads this answer finds
+    /// its place free), and the files nobody kept are dropped.
     func answered() {
-        slot = nil
+        hold = nil
         files.removeAll()
     }
 
@@ -100,17 +109,17 @@ final class RequestBody {
         }
         let chunk = bytes ?? UnsafeRawBufferPointer(start: nil, count: 0)
         if filename != nil, refusal != nil { return true }
-        if let filename, let target = spoolTo {
-            // One archive per request, in the field the page sends; any other file is dropped.
-            guard key == "archive" else { return true }
-            do throws(UploadRefusal) {
+        if let filename, case .spooled(let field, let open) = destination {
+            // One file per request, in the plan's field; any other file is dropped.
+            guard key == field else { return true }
+            do {
                 if files[key] == nil {
-                    files[key] = UploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [],
-                                              spool: try target.ledger.spool(in: target.folder))
+                    files[key] = HTTPUploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [],
+                                                  sink: try open())
                 }
-                try files[key]?.spool?.write(chunk)
+                try files[key]?.sink?.write(chunk)
             } catch {
-                // The partial file goes at once (dropping the last reference unlinks it).
+                // The partial file goes at once (dropping the last reference to its sink).
                 refusal = error
                 files[key] = nil
             }
@@ -119,12 +128,12 @@ final class RequestBody {
         if let filename {
             // Appended in place: a copy of the file taken out of the dictionary would make every
             // piece copy the whole file so far (quadratic: minutes for a 48 MiB upload).
-            files[key, default: UploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [])]
+            files[key, default: HTTPUploadedFile(filename: String(filename.prefix(255)), contentType: contentType ?? "", bytes: [])]
                 .bytes.append(contentsOf: chunk)
             return true
         }
         textBytes += chunk.count
-        guard textBytes <= Self.textLimit, fields.count < 256 || fields[key] != nil else {
+        guard textBytes <= HTTPBodyPlan.textLimit, fields.count < 256 || fields[key] != nil else {
             overLimit = true
             return false
         }

@@ -230,30 +230,30 @@ public final class GuardianWeb: Sendable {
 
     private func noPin(_ r: Request) -> WebResponse {
         r.page(screen: "no-pin", titleKey: "web.noPin.title", status: 403,
-               body: "<p>\(esc(r.t("web.noPin.body")))</p><p><code>steppie guardian set-pin</code></p>")
+               body: "<p>\(r.t("web.noPin.body"))</p><p><code>steppie guardian set-pin</code></p>")
     }
 
     func signInPage(_ r: Request, now: SecureInstant, status: Int = 200, error: PageError? = nil) -> WebResponse {
         let state = try? r.store.guardianState()
         let left = state.map { Int($0.lockRemaining(at: now, origin: r.origin).rounded(.up)) } ?? 0
-        var body = ""
+        var body: HTML = ""
         if left > 0 {
-            body += "<p class=\"locked\" role=\"alert\" data-locked-seconds=\"\(left)\">\(esc(r.t("web.signIn.locked", ["seconds": String(left)])))</p>"
+            body += "<p class=\"locked\" role=\"alert\" data-locked-seconds=\"\(left)\">\(r.t("web.signIn.locked", ["seconds": String(left)]))</p>"
         }
         body += """
         <form method="post" action="/guardian/sign-in" data-form="sign-in" class="pin-form">
-        <input type="hidden" name="lang" value="\(esc(r.locale))">
-        <label for="pin">\(esc(r.t("web.signIn.pin")))</label>
+        <input type="hidden" name="lang" value="\(r.locale)">
+        <label for="pin">\(r.t("web.signIn.pin"))</label>
         <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="current-password" maxlength="12" required>
-        <div class="pad" role="group" aria-label="\(esc(r.t("web.signIn.pad")))">
+        <div class="pad" role="group" aria-label="\(r.t("web.signIn.pad"))">
         """
         for d in ["1", "2", "3", "4", "5", "6", "7", "8", "9"] {
             body += "<button type=\"button\" data-digit=\"\(d)\">\(d)</button>"
         }
-        body += "<button type=\"button\" data-pad=\"clear\">\(esc(r.t("web.signIn.clear")))</button>"
+        body += "<button type=\"button\" data-pad=\"clear\">\(r.t("web.signIn.clear"))</button>"
         body += "<button type=\"button\" data-digit=\"0\">0</button>"
-        body += "<button type=\"submit\" data-pad=\"enter\">\(esc(r.t("web.signIn.submit")))</button></div>\n</form>\n"
-        body += "<p><a href=\"/guardian/recover?lang=\(esc(r.locale))\">\(esc(r.t("web.signIn.forgot")))</a></p>"
+        body += "<button type=\"submit\" data-pad=\"enter\">\(r.t("web.signIn.submit"))</button></div>\n</form>\n"
+        body += "<p><a href=\"/guardian/recover?lang=\(r.locale)\">\(r.t("web.signIn.forgot"))</a></p>"
         body += languageLinks(r, base: "/guardian/")
         return r.page(screen: "sign-in", titleKey: "web.signIn.title", status: status, error: error, body: body)
     }
@@ -288,19 +288,19 @@ public final class GuardianWeb: Sendable {
     }
 
     private func recoverPage(_ r: Request, status: Int = 200, error: PageError? = nil) -> WebResponse {
-        let body = """
-        <p>\(esc(r.t("web.recover.intro")))</p>
+        let body: HTML = """
+        <p>\(r.t("web.recover.intro"))</p>
         <form method="post" action="/guardian/recover" data-form="recover">
-        <input type="hidden" name="lang" value="\(esc(r.locale))">
-        <p><label for="code">\(esc(r.t("web.recover.code")))</label>
+        <input type="hidden" name="lang" value="\(r.locale)">
+        <p><label for="code">\(r.t("web.recover.code"))</label>
         <input id="code" name="code" type="password" inputmode="numeric" maxlength="6" required></p>
-        <p><label for="newPin">\(esc(r.t("web.recover.newPin")))</label>
+        <p><label for="newPin">\(r.t("web.recover.newPin"))</label>
         <input id="newPin" name="newPin" type="password" inputmode="numeric" autocomplete="new-password" maxlength="12" required></p>
-        <p><label for="newPin2">\(esc(r.t("web.recover.confirm")))</label>
+        <p><label for="newPin2">\(r.t("web.recover.confirm"))</label>
         <input id="newPin2" name="newPin2" type="password" inputmode="numeric" autocomplete="new-password" maxlength="12" required></p>
-        <p><button type="submit">\(esc(r.t("web.recover.submit")))</button></p>
+        <p><button type="submit">\(r.t("web.recover.submit"))</button></p>
         </form>
-        <p><a href="/guardian/?lang=\(esc(r.locale))">\(esc(r.t("web.recover.back")))</a></p>
+        <p><a href="/guardian/?lang=\(r.locale)">\(r.t("web.recover.back"))</a></p>
         """
         return r.page(screen: "recover", titleKey: "web.recover.title", status: status, error: error, body: body)
     }
@@ -326,11 +326,11 @@ public final class GuardianWeb: Sendable {
             case .accepted:
                 sessions.closeAll()
                 let session = sessions.open(at: now, locale: r.locale, pinGeneration: try r.store.pinGeneration())
-                let body = """
-                <p>\(esc(r.t("web.recover.done")))</p>
-                <p class="code" data-recovery-code="\(esc(next))">\(esc(next))</p>
-                <p>\(esc(r.t("web.recover.once")))</p>
-                <p><a href="/guardian/">\(esc(r.t("web.recover.continue")))</a></p>
+                let body: HTML = """
+                <p>\(r.t("web.recover.done"))</p>
+                <p class="code" data-recovery-code="\(next)">\(next)</p>
+                <p>\(r.t("web.recover.once"))</p>
+                <p><a href="/guardian/">\(r.t("web.recover.continue"))</a></p>
                 """
                 return r.page(screen: "recovered", titleKey: "web.recover.title", body: body).with(cookie: cookie(session.token))
             case .rejected(let failures, let lock):
@@ -374,10 +374,10 @@ public final class GuardianWeb: Sendable {
         r.page(screen: "error", titleKey: "web.error.title", status: 404, error: PageError(field: nil, message: r.t("web.error.notFound")))
     }
 
-    func languageLinks(_ r: Request, base: String) -> String {
-        var h = "<nav class=\"lang\" aria-label=\"\(esc(r.t("web.nav.language")))\"><ul>"
+    func languageLinks(_ r: Request, base: String) -> HTML {
+        var h: HTML = "<nav class=\"lang\" aria-label=\"\(r.t("web.nav.language"))\"><ul>"
         for tag in Self.locales where tag != r.locale {
-            h += "<li><a href=\"\(esc(base))?lang=\(tag)\" lang=\"\(tag)\" hreflang=\"\(tag)\">\(esc(r.localizer.text("web.language.name", locale: tag)))</a></li>"
+            h += "<li><a href=\"\(base)?lang=\(tag)\" lang=\"\(tag)\" hreflang=\"\(tag)\">\(r.localizer.text("web.language.name", locale: tag))</a></li>"
         }
         return h + "</ul></nav>"
     }

@@ -70,7 +70,7 @@ public final class UploadLedger: Sendable {
     fileprivate func endFlight(_ id: UInt64) { _ = state.withLock { $0.flights.removeValue(forKey: id) } }
 
     /// A new owner-only file in `folder` for an archive as it arrives; removed when dropped.
-    func spool(in folder: String) throws(UploadRefusal) -> SpoolFile {
+    package func spool(in folder: String) throws(UploadRefusal) -> SpoolFile {
         let path = folder + "/upload-" + Secrets.randomToken(byteCount: 16) + ".zip"
         let fd: Int32
         do {
@@ -118,7 +118,7 @@ public final class UploadLedger: Sendable {
 }
 
 /// One upload's place among those arriving; given back when released or dropped.
-final class UploadSlot: Sendable {
+package final class UploadSlot: Sendable {
     private let ledger: UploadLedger
     private let id: UInt64
     fileprivate init(ledger: UploadLedger, id: UInt64) { self.ledger = ledger; self.id = id }
@@ -151,7 +151,7 @@ public final class SpoolFile: Sendable, Equatable {
     public var size: Int { file.withLock { $0.size } }
 
     /// Appends a piece of the archive; refused past the device's room or when the write fails.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(UploadRefusal) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(UploadRefusal) {
         guard ledger.grow(id, by: bytes.count) else { throw .deviceFull(limitMiB: UploadLedger.maxDiskBytes >> 20) }
         let result: Result<Void, UploadRefusal> = file.withLock { f in
             guard f.fd >= 0 else { return .failure(.writeFailed(errno: EBADF)) }
@@ -167,7 +167,7 @@ public final class SpoolFile: Sendable, Equatable {
     }
 
     /// Closes the descriptor (the archive is read again by its path).
-    func finishWriting() {
+    package func finishWriting() {
         file.withLock { f in
             if f.fd >= 0 { close(f.fd) }
             f.fd = -1

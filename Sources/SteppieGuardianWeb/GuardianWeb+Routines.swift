@@ -12,41 +12,41 @@ extension GuardianWeb {
         let chosen = r.web.query["set"].flatMap(UUID.init(uuidString:)).flatMap { wanted in sets.first { $0.id == wanted } }
             ?? sets.first(where: \.isActive) ?? sets.first
         var body = childLinks(r, child, current: "routines")
-        body += "<section aria-labelledby=\"sets-h\"><h2 id=\"sets-h\">\(esc(r.t("web.sets.title")))</h2><ul class=\"sets\">"
+        body += "<section aria-labelledby=\"sets-h\"><h2 id=\"sets-h\">\(r.t("web.sets.title"))</h2><ul class=\"sets\">"
         for set in sets {
             let count = ((try? r.store.routines(setId: set.id)) ?? []).filter(\.isVisible).count
-            body += "<li data-set-id=\"\(set.id.lowercased)\"\(set.isActive ? " data-active=\"true\"" : "")>"
-            body += "<a href=\"/guardian/child/\(id)/routines?set=\(set.id.lowercased)\"\(set.id == chosen?.id ? " aria-current=\"true\"" : "")>"
-            body += "\(esc(r.title(set.name)))</a> <span class=\"count\">\(esc(r.t("web.sets.count", ["count": String(count)])))</span>"
+            body += "<li data-set-id=\"\(set.id.lowercased)\"\(set.isActive ? (" data-active=\"true\"" as HTML) : ("" as HTML))>"
+            body += "<a href=\"/guardian/child/\(id)/routines?set=\(set.id.lowercased)\"\(set.id == chosen?.id ? (" aria-current=\"true\"" as HTML) : ("" as HTML))>"
+            body += "\(r.title(set.name))</a> <span class=\"count\">\(r.t("web.sets.count", ["count": String(count)]))</span>"
             let sid = set.id.lowercased, name = r.title(set.name)
             if set.isActive {
-                body += " <span class=\"badge\">\(esc(r.t("web.sets.active")))</span>"
+                body += " <span class=\"badge\">\(r.t("web.sets.active"))</span>"
             } else {
                 body += "<form method=\"post\" action=\"/guardian/set/\(sid)/activate\" class=\"inline\">\(r.csrf)"
-                body += "<button type=\"submit\" aria-label=\"\(esc(r.t("web.sets.activateLabel", ["name": name])))\">\(esc(r.t("web.sets.activate")))</button></form>"
+                body += "<button type=\"submit\" aria-label=\"\(r.t("web.sets.activateLabel", ["name": name]))\">\(r.t("web.sets.activate"))</button></form>"
                 body += "<form method=\"post\" action=\"/guardian/set/\(sid)/delete\" class=\"inline\">\(r.csrf)"
-                body += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.sets.deleteLabel", ["name": name])))\">\(esc(r.t("web.routines.delete")))</button></form>"
+                body += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(r.t("web.sets.deleteLabel", ["name": name]))\">\(r.t("web.routines.delete"))</button></form>"
             }
             body += "<form method=\"post\" action=\"/guardian/set/\(sid)/rename\" class=\"inline\" data-form=\"rename-set\">\(r.csrf)"
-            body += "<input id=\"rename-\(sid)\" name=\"name\" value=\"\(esc(name))\" maxlength=\"200\" required"
-            body += " aria-label=\"\(esc(r.t("web.sets.renameLabel", ["name": name])))\">"
-            body += "<button type=\"submit\" class=\"quiet\">\(esc(r.t("web.sets.rename")))</button></form>"
+            body += "<input id=\"rename-\(sid)\" name=\"name\" value=\"\(name)\" maxlength=\"200\" required"
+            body += " aria-label=\"\(r.t("web.sets.renameLabel", ["name": name]))\">"
+            body += "<button type=\"submit\" class=\"quiet\">\(r.t("web.sets.rename"))</button></form>"
             body += "</li>"
         }
         body += "</ul>"
         body += """
         <form method="post" action="/guardian/child/\(id)/sets" data-form="set" class="inline">\(r.csrf)
-        <span class="field"><label for="template">\(esc(r.t("web.sets.template")))</label>
-        <select id="template" name="template"><option value="">\(esc(r.t("web.sets.empty")))</option>
+        <span class="field"><label for="template">\(r.t("web.sets.template"))</label>
+        <select id="template" name="template"><option value="">\(r.t("web.sets.empty"))</option>
         """
         for template in Template.allCases {
-            body += "<option value=\"\(template.rawValue)\">\(esc(r.title(template.name)))</option>"
+            body += "<option value=\"\(template.rawValue)\">\(r.title(template.name))</option>"
         }
         body += """
         </select></span>
-        <span class="field"><label for="set-name">\(esc(r.fieldLabel("routineSet.name")))</label>
+        <span class="field"><label for="set-name">\(r.fieldLabel("routineSet.name"))</label>
         <input id="set-name" name="name" maxlength="200"></span>
-        <button type="submit">\(esc(r.t("web.sets.create")))</button>
+        <button type="submit">\(r.t("web.sets.create"))</button>
         </form></section>
         """
         if let set = chosen { body += routineList(r, child: child, set: set, error: error) }
@@ -55,43 +55,43 @@ extension GuardianWeb {
                       error: error, body: body)
     }
 
-    private func routineList(_ r: Request, child: Child, set: RoutineSet, error: PageError?) -> String {
+    private func routineList(_ r: Request, child: Child, set: RoutineSet, error: PageError?) -> HTML {
         let sid = set.id.lowercased
         let all = (try? r.store.routines(setId: set.id, includeDeleted: true)) ?? []
         let visible = all.filter(\.isVisible).sorted { $0.order < $1.order }
-        var h = "<section aria-labelledby=\"routines-h\"><h2 id=\"routines-h\">\(esc(r.title(set.name)))</h2>"
-        h += "<p class=\"hint\" id=\"reorder-hint\">\(esc(r.t("web.routines.reorderHint")))</p>"
-        h += "<ol class=\"routines\" data-list=\"routines\" data-set-id=\"\(sid)\" data-csrf=\"\(esc(r.session?.csrf ?? ""))\" aria-describedby=\"reorder-hint\">"
+        var h: HTML = "<section aria-labelledby=\"routines-h\"><h2 id=\"routines-h\">\(r.title(set.name))</h2>"
+        h += "<p class=\"hint\" id=\"reorder-hint\">\(r.t("web.routines.reorderHint"))</p>"
+        h += "<ol class=\"routines\" data-list=\"routines\" data-set-id=\"\(sid)\" data-csrf=\"\(r.session?.csrf ?? "")\" aria-describedby=\"reorder-hint\">"
         for (i, routine) in visible.enumerated() {
             let rid = routine.id.lowercased
             let title = r.title(routine.title)
             h += "<li draggable=\"true\" data-routine-id=\"\(rid)\" class=\"tone-\(CardColor(token: routine.colorToken)?.rawValue ?? "sky")\">"
-            h += iconImage(r, routine.icon) + "<span class=\"title\">\(esc(title))</span>"
+            h += iconImage(r, routine.icon) + "<span class=\"title\">\(title)</span>"
             if let time = routine.scheduledTime { h += " <span class=\"time\">\(time.description)</span>" }
             h += "<span class=\"actions\">"
             for (direction, key, enabled) in [("up", "web.routines.up", i > 0), ("down", "web.routines.down", i < visible.count - 1)] {
                 h += "<form method=\"post\" action=\"/guardian/routine/\(rid)/move\" class=\"inline\">\(r.csrf)"
                 h += "<input type=\"hidden\" name=\"direction\" value=\"\(direction)\">"
-                h += "<button type=\"submit\" data-move=\"\(direction)\"\(enabled ? "" : " disabled") aria-label=\"\(esc(r.t(key, ["title": title])))\">\(direction == "up" ? "↑" : "↓")</button></form>"
+                h += "<button type=\"submit\" data-move=\"\(direction)\"\(enabled ? "" : " disabled") aria-label=\"\(r.t(key, ["title": title]))\">\(direction == "up" ? "↑" : "↓")</button></form>"
             }
-            h += "<a href=\"/guardian/routine/\(rid)\" aria-label=\"\(esc(r.t("web.routines.editLabel", ["title": title])))\">\(esc(r.t("web.routines.edit")))</a>"
+            h += "<a href=\"/guardian/routine/\(rid)\" aria-label=\"\(r.t("web.routines.editLabel", ["title": title]))\">\(r.t("web.routines.edit"))</a>"
             h += "<form method=\"post\" action=\"/guardian/routine/\(rid)/delete\" class=\"inline\">\(r.csrf)"
-            h += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.routines.deleteLabel", ["title": title])))\">\(esc(r.t("web.routines.delete")))</button></form>"
+            h += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(r.t("web.routines.deleteLabel", ["title": title]))\">\(r.t("web.routines.delete"))</button></form>"
             h += "</span></li>"
         }
         h += "</ol>"
-        if visible.isEmpty { h += "<p>\(esc(r.t("web.routines.none")))</p>" }
+        if visible.isEmpty { h += "<p>\(r.t("web.routines.none"))</p>" }
         let deleted = all.filter { $0.deletedAt != nil }
         if !deleted.isEmpty {
-            h += "<h3>\(esc(r.t("web.routines.deleted")))</h3><ul class=\"deleted\">"
+            h += "<h3>\(r.t("web.routines.deleted"))</h3><ul class=\"deleted\">"
             for routine in deleted {
-                h += "<li data-routine-id=\"\(routine.id.lowercased)\">\(esc(r.title(routine.title)))"
+                h += "<li data-routine-id=\"\(routine.id.lowercased)\">\(r.title(routine.title))"
                 h += "<form method=\"post\" action=\"/guardian/routine/\(routine.id.lowercased)/restore\" class=\"inline\">\(r.csrf)"
-                h += "<button type=\"submit\">\(esc(r.t("web.routines.restore")))</button></form></li>"
+                h += "<button type=\"submit\">\(r.t("web.routines.restore"))</button></form></li>"
             }
             h += "</ul>"
         }
-        h += "<h3 id=\"add-routine-h\">\(esc(r.t("web.routines.add")))</h3>"
+        h += "<h3 id=\"add-routine-h\">\(r.t("web.routines.add"))</h3>"
         h += routineForm(r, action: "/guardian/set/\(sid)/add", routine: nil, labelledBy: "add-routine-h", error: error)
         return h + "</section>"
     }
@@ -99,56 +99,56 @@ extension GuardianWeb {
     /// The routine form (add and edit): titles, icon, colour, time, photo. After a refused routine
     /// form (`error`, and the request carries that form's fields) it shows what the guardian
     /// entered, not the stored values, and marks the refused field; only the photo must be chosen again.
-    func routineForm(_ r: Request, action: String, routine: Routine?, labelledBy: String, error: PageError? = nil) -> String {
+    func routineForm(_ r: Request, action: String, routine: Routine?, labelledBy: String, error: PageError? = nil) -> HTML {
         let entered: [String: String]? = error != nil && (r.web.form["titleKo"] != nil || r.web.form["titleEn"] != nil) ? r.web.form : nil
-        func value(_ field: String, _ stored: String?) -> String { esc(entered.map { $0[field] ?? "" } ?? stored ?? "") }
-        func invalid(_ field: String) -> String {
+        func value(_ field: String, _ stored: String?) -> HTML { HTML(escaping: entered.map { $0[field] ?? "" } ?? stored ?? "") }
+        func invalid(_ field: String) -> HTML {
             entered != nil && error?.field == field ? " aria-invalid=\"true\" aria-describedby=\"form-error\"" : ""
         }
         let storedIcon: String? = { if case .builtin(let name)? = routine?.icon { return name }; return nil }()
         let icon = entered?["icon"] ?? storedIcon
-        var h = """
+        var h: HTML = """
         <form method="post" action="\(action)" enctype="multipart/form-data" data-form="routine" aria-labelledby="\(labelledBy)">\(r.csrf)
-        <p><label for="titleKo">\(esc(r.fieldLabel("titleKo")))</label>
+        <p><label for="titleKo">\(r.fieldLabel("titleKo"))</label>
         <input id="titleKo" name="titleKo" lang="ko" maxlength="200" value="\(value("titleKo", routine?.title.value(for: "ko")))"\(invalid("titleKo"))></p>
-        <p><label for="titleEn">\(esc(r.fieldLabel("titleEn")))</label>
+        <p><label for="titleEn">\(r.fieldLabel("titleEn"))</label>
         <input id="titleEn" name="titleEn" lang="en" maxlength="200" value="\(value("titleEn", routine?.title.value(for: "en")))"\(invalid("titleEn"))></p>
-        <p><label for="scheduledTime">\(esc(r.fieldLabel("scheduledTime")))</label>
+        <p><label for="scheduledTime">\(r.fieldLabel("scheduledTime"))</label>
         <input id="scheduledTime" name="scheduledTime" type="time" value="\(value("scheduledTime", routine?.scheduledTime?.description))"\(invalid("scheduledTime"))></p>
-        <fieldset class="icons"\(invalid("icon"))><legend>\(esc(r.fieldLabel("icon")))</legend>
+        <fieldset class="icons"\(invalid("icon"))><legend>\(r.fieldLabel("icon"))</legend>
         """
         for builtin in BuiltinIcons.all {
             let checked = (icon ?? (routine == nil ? "star" : nil)) == builtin.name
             h += "<label class=\"icon-choice\"><input type=\"radio\" name=\"icon\" value=\"\(builtin.name)\"\(checked ? " checked" : "")>"
-            h += "<img src=\"/icons/\(builtin.name).svg\" alt=\"\" width=\"40\" height=\"40\"><span>\(esc(r.title(builtin.label)))</span></label>"
+            h += "<img src=\"/icons/\(builtin.name).svg\" alt=\"\" width=\"40\" height=\"40\"><span>\(r.title(builtin.label))</span></label>"
         }
-        h += "</fieldset><fieldset class=\"colors\"\(invalid("colorToken"))><legend>\(esc(r.fieldLabel("colorToken")))</legend>"
+        h += "</fieldset><fieldset class=\"colors\"\(invalid("colorToken"))><legend>\(r.fieldLabel("colorToken"))</legend>"
         let color = entered?["colorToken"] ?? routine?.colorToken ?? CardColor.sky.token
         for c in CardColor.allCases {
             h += "<label class=\"color-choice tone-\(c.rawValue)\"><input type=\"radio\" name=\"colorToken\" value=\"\(c.token)\"\(color == c.token ? " checked" : "")>"
-            h += "<span>\(esc(r.t("web.color.\(c.rawValue)")))</span></label>"
+            h += "<span>\(r.t("web.color.\(c.rawValue)"))</span></label>"
         }
         h += """
         </fieldset>
-        <p><label for="photo">\(esc(r.fieldLabel("photo")))</label>
+        <p><label for="photo">\(r.fieldLabel("photo"))</label>
         <input id="photo" name="photo" type="file" accept="image/jpeg,image/png" aria-describedby="photo-hint">
-        <span id="photo-hint" class="hint">\(esc(r.t("web.routines.photoHint")))</span></p>
+        <span id="photo-hint" class="hint">\(r.t("web.routines.photoHint"))</span></p>
         """
         if case .photo(_, let asset)? = routine?.icon {
-            h += "<p><img src=\"/guardian/photos/\(esc(asset))\" alt=\"\(esc(r.t("web.routines.currentPhoto")))\" class=\"photo\" width=\"120\" height=\"120\"></p>"
-            h += "<p class=\"check\"><input type=\"checkbox\" id=\"removePhoto\" name=\"removePhoto\" value=\"on\"><label for=\"removePhoto\">\(esc(r.t("web.routines.removePhoto")))</label></p>"
+            h += "<p><img src=\"/guardian/photos/\(asset)\" alt=\"\(r.t("web.routines.currentPhoto"))\" class=\"photo\" width=\"120\" height=\"120\"></p>"
+            h += "<p class=\"check\"><input type=\"checkbox\" id=\"removePhoto\" name=\"removePhoto\" value=\"on\"><label for=\"removePhoto\">\(r.t("web.routines.removePhoto"))</label></p>"
         }
-        h += "<p><button type=\"submit\">\(esc(r.t(routine == nil ? "web.routines.addButton" : "web.action.save")))</button></p></form>"
+        h += "<p><button type=\"submit\">\(r.t(routine == nil ? "web.routines.addButton" : "web.action.save"))</button></p></form>"
         return h
     }
 
-    func iconImage(_ r: Request, _ icon: IconRef) -> String {
+    func iconImage(_ r: Request, _ icon: IconRef) -> HTML {
         switch icon {
         case .builtin(let name):
             let label = BuiltinIcons.label(of: name).map(r.title) ?? name
-            return "<img src=\"/icons/\(esc(BuiltinIcons.contains(name) ? name : "star")).svg\" alt=\"\(esc(label))\" width=\"48\" height=\"48\" class=\"icon\">"
+            return "<img src=\"/icons/\(BuiltinIcons.contains(name) ? name : "star").svg\" alt=\"\(label)\" width=\"48\" height=\"48\" class=\"icon\">"
         case .photo(_, let asset):
-            return "<img src=\"/guardian/photos/\(esc(asset))\" alt=\"\(esc(r.t("web.routines.photo")))\" width=\"48\" height=\"48\" class=\"icon photo\">"
+            return "<img src=\"/guardian/photos/\(asset)\" alt=\"\(r.t("web.routines.photo"))\" width=\"48\" height=\"48\" class=\"icon photo\">"
         }
     }
 
@@ -283,8 +283,8 @@ extension GuardianWeb {
 
     private func routinePage(_ r: Request, _ routine: Routine, status: Int = 200, error: PageError? = nil) -> WebResponse {
         guard let set = try? r.store.set(id: routine.routineSetId) else { return notFound(r) }
-        var body = "<p><a href=\"/guardian/child/\(set.childId.lowercased)/routines?set=\(set.id.lowercased)\">\(esc(r.t("web.routines.back")))</a></p>"
-        body += "<h2 id=\"edit-h\">\(esc(r.title(routine.title)))</h2>"
+        var body: HTML = "<p><a href=\"/guardian/child/\(set.childId.lowercased)/routines?set=\(set.id.lowercased)\">\(r.t("web.routines.back"))</a></p>"
+        body += "<h2 id=\"edit-h\">\(r.title(routine.title))</h2>"
         body += routineForm(r, action: "/guardian/routine/\(routine.id.lowercased)/edit", routine: routine, labelledBy: "edit-h", error: error)
         return r.page(screen: "routine", titleKey: "web.routine.title", titleArgs: ["title": r.title(routine.title)], status: status,
                       error: error, body: body)

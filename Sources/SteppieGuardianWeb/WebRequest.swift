@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// One HTTP request as the pages' handlers see it: already read, size-checked and decoded by the
-/// `HTTPServer` (libmicrohttpd's post processor parses forms), with nothing of the C connection.
+/// page server (`GuardianRoutes`, from SteppieHTTP's `HTTPRequest`), with nothing of the C connection.
 public struct WebRequest: Sendable {
     public var method: String
     /// The path's parts (`/guardian/child/x` → `["guardian", "child", "x"]`).
@@ -62,7 +62,7 @@ public final class ResponseFile: Sendable {
     }
 
     /// The descriptor, now owned by the caller (nil when taken already).
-    func take() -> Int32? {
+    package func take() -> Int32? {
         descriptor.withLock { fd in
             defer { fd = -1 }
             return fd >= 0 ? fd : nil
@@ -101,8 +101,8 @@ public struct WebResponse: Sendable {
         self.status = status; self.contentType = contentType; self.body = body; self.headers = headers; self.file = file
     }
 
-    public static func html(_ text: String, status: Int = 200, headers: [(String, String)] = []) -> WebResponse {
-        WebResponse(status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8), headers: headers)
+    public static func html(_ page: HTML, status: Int = 200, headers: [(String, String)] = []) -> WebResponse {
+        WebResponse(status: status, contentType: "text/html; charset=utf-8", body: Array(page.markup.utf8), headers: headers)
     }
 
     public static func json(_ text: String, status: Int = 200) -> WebResponse {

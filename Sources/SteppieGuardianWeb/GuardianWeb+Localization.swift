@@ -29,34 +29,34 @@ extension GuardianWeb {
         let chosen = routines.first { $0.routine.id == chosenId }?.routine ?? routines.first?.routine
         let pseudo = r.web.query["pseudo"] == "on"
         let keys = config.localizer.catalogs.allKeys.filter { $0.hasPrefix("tts.") }
-        var body = "<form method=\"get\" action=\"/guardian/l10n\" class=\"inline\" data-form=\"l10n-options\">"
-        body += "<label for=\"routine\">\(esc(r.fieldLabel("routine")))</label><select id=\"routine\" name=\"routine\">"
+        var body: HTML = "<form method=\"get\" action=\"/guardian/l10n\" class=\"inline\" data-form=\"l10n-options\">"
+        body += "<label for=\"routine\">\(r.fieldLabel("routine"))</label><select id=\"routine\" name=\"routine\">"
         for (child, routine) in routines {
             let selected = routine.id == chosen?.id ? " selected" : ""
-            body += "<option value=\"\(routine.id.lowercased)\"\(selected)>\(esc(child.displayName)): \(esc(r.title(routine.title)))</option>"
+            body += "<option value=\"\(routine.id.lowercased)\"\(selected)>\(child.displayName): \(r.title(routine.title))</option>"
         }
         body += "</select><span class=\"check\"><input type=\"checkbox\" id=\"pseudo\" name=\"pseudo\" value=\"on\"\(pseudo ? " checked" : "")>"
-        body += "<label for=\"pseudo\">\(esc(r.t("web.l10n.pseudo")))</label></span>"
-        body += "<button type=\"submit\">\(esc(r.t("web.l10n.show")))</button></form>"
+        body += "<label for=\"pseudo\">\(r.t("web.l10n.pseudo"))</label></span>"
+        body += "<button type=\"submit\">\(r.t("web.l10n.show"))</button></form>"
         body += "<p class=\"play-status\" role=\"status\" aria-live=\"polite\"></p>"
-        body += "<table class=\"l10n\"><caption>\(esc(r.t("web.l10n.caption", ["count": String(keys.count)])))</caption><thead><tr>"
-        body += "<th scope=\"col\">\(esc(r.t("web.l10n.key")))</th><th scope=\"col\" lang=\"ko\">한국어</th><th scope=\"col\" lang=\"en\">English</th>"
-        if pseudo { body += "<th scope=\"col\">\(esc(r.t("web.l10n.pseudoColumn")))</th>" }
+        body += "<table class=\"l10n\"><caption>\(r.t("web.l10n.caption", ["count": String(keys.count)]))</caption><thead><tr>"
+        body += "<th scope=\"col\">\(r.t("web.l10n.key"))</th><th scope=\"col\" lang=\"ko\">한국어</th><th scope=\"col\" lang=\"en\">English</th>"
+        if pseudo { body += "<th scope=\"col\">\(r.t("web.l10n.pseudoColumn"))</th>" }
         body += "</tr></thead><tbody>"
         for key in keys {
-            body += "<tr data-key=\"\(esc(key))\"><th scope=\"row\"><code>\(esc(key))</code></th>"
+            body += "<tr data-key=\"\(key)\"><th scope=\"row\"><code>\(key)</code></th>"
             for locale in Self.locales {
                 let text = config.localizer.text(key, locale: locale, values: promptValues(r, locale: locale, routine: chosen))
                 let spoken = config.localizer.spoken(key, locale: locale, values: promptValues(r, locale: locale, routine: chosen))
-                body += "<td lang=\"\(locale)\"><span class=\"prompt\">\(esc(text))</span>"
-                if spoken != text { body += "<span class=\"hint\">\(esc(r.t("web.l10n.heard", ["text": spoken])))</span>" }
+                body += "<td lang=\"\(locale)\"><span class=\"prompt\">\(text)</span>"
+                if spoken != text { body += "<span class=\"hint\">\(r.t("web.l10n.heard", ["text": spoken]))</span>" }
                 body += "<form method=\"post\" action=\"/guardian/l10n/play\" data-form=\"play\" class=\"inline\">\(r.csrf)"
-                body += "<input type=\"hidden\" name=\"key\" value=\"\(esc(key))\"><input type=\"hidden\" name=\"locale\" value=\"\(locale)\">"
+                body += "<input type=\"hidden\" name=\"key\" value=\"\(key)\"><input type=\"hidden\" name=\"locale\" value=\"\(locale)\">"
                 body += "<input type=\"hidden\" name=\"routine\" value=\"\(chosen?.id.lowercased ?? "")\">"
-                body += "<button type=\"submit\" data-play-key=\"\(esc(key))\" data-locale=\"\(locale)\" aria-label=\"\(esc(r.t("web.l10n.playLabel", ["key": key, "language": r.t("web.locale.\(locale)")])))\">▶</button></form></td>"
+                body += "<button type=\"submit\" data-play-key=\"\(key)\" data-locale=\"\(locale)\" aria-label=\"\(r.t("web.l10n.playLabel", ["key": key, "language": r.t("web.locale.\(locale)")]))\">▶</button></form></td>"
             }
             if pseudo {
-                body += "<td>\(esc(config.localizer.text(key, locale: "qps", values: promptValues(r, locale: "en", routine: chosen))))</td>"
+                body += "<td>\(config.localizer.text(key, locale: "qps", values: promptValues(r, locale: "en", routine: chosen)))</td>"
             }
             body += "</tr>"
         }

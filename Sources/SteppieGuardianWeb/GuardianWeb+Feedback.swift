@@ -13,73 +13,73 @@ extension GuardianWeb {
                       error: PageError? = nil) -> WebResponse {
         let p = shown ?? child.profile
         let id = child.id.lowercased
-        func invalid(_ field: String) -> String {
+        func invalid(_ field: String) -> HTML {
             error?.field == field ? " aria-invalid=\"true\" aria-describedby=\"form-error\"" : ""
         }
-        func number(_ name: String, _ value: String, min: String, max: String, step: String) -> String {
+        func number(_ name: String, _ value: String, min: String, max: String, step: String) -> HTML {
             // The hint says what the numbers mean; a refused value is also described by the error.
             let wrong = error?.field == name
             return """
-            <p><label for="\(name)">\(esc(r.fieldLabel(name)))</label>
-            <input id="\(name)" name="\(name)" type="number" inputmode="decimal" min="\(min)" max="\(max)" step="\(step)" value="\(esc(value))" aria-describedby="\(name)-hint\(wrong ? " form-error" : "")"\(wrong ? " aria-invalid=\"true\"" : "")>
-            <span id="\(name)-hint" class="hint">\(esc(r.t("web.feedback.hint.\(name)")))</span></p>
+            <p><label for="\(name)">\(r.fieldLabel(name))</label>
+            <input id="\(name)" name="\(name)" type="number" inputmode="decimal" min="\(min)" max="\(max)" step="\(step)" value="\(value)" aria-describedby="\(name)-hint\(wrong ? " form-error" : "")"\(wrong ? (" aria-invalid=\"true\"" as HTML) : ("" as HTML))>
+            <span id="\(name)-hint" class="hint">\(r.t("web.feedback.hint.\(name)"))</span></p>
             """
         }
-        func toggle(_ name: String, _ on: Bool) -> String {
+        func toggle(_ name: String, _ on: Bool) -> HTML {
             "<p class=\"check\"><input id=\"\(name)\" name=\"\(name)\" type=\"checkbox\" value=\"on\"\(on ? " checked" : "")>"
-                + "<label for=\"\(name)\">\(esc(r.fieldLabel(name)))</label></p>"
+                + "<label for=\"\(name)\">\(r.fieldLabel(name))</label></p>"
         }
         let leadsWrong = error?.field == "notificationLeadTimes"
         var body = childLinks(r, child, current: "feedback")
         body += "<form method=\"post\" action=\"/guardian/child/\(id)/feedback\" data-form=\"feedback\">\(r.csrf)"
-        body += "<fieldset\(invalid("intensity"))><legend>\(esc(r.fieldLabel("intensity")))</legend>"
+        body += "<fieldset\(invalid("intensity"))><legend>\(r.fieldLabel("intensity"))</legend>"
         for intensity in FeedbackIntensity.allCases {
             body += "<p class=\"check\"><input type=\"radio\" id=\"intensity-\(intensity.rawValue)\" name=\"intensity\" value=\"\(intensity.rawValue)\""
-                + "\(p.intensity == intensity ? " checked" : "")><label for=\"intensity-\(intensity.rawValue)\">\(esc(r.t("web.intensity.\(intensity.rawValue)")))</label></p>"
+                + "\(p.intensity == intensity ? " checked" : "")><label for=\"intensity-\(intensity.rawValue)\">\(r.t("web.intensity.\(intensity.rawValue)"))</label></p>"
         }
-        body += "</fieldset><fieldset><legend>\(esc(r.t("web.feedback.outputs")))</legend>"
+        body += "</fieldset><fieldset><legend>\(r.t("web.feedback.outputs"))</legend>"
         body += toggle("soundEnabled", p.soundEnabled) + toggle("ttsEnabled", p.ttsEnabled) + toggle("hapticEnabled", p.hapticEnabled)
-        body += "</fieldset><fieldset><legend>\(esc(r.t("web.feedback.voice")))</legend>"
+        body += "</fieldset><fieldset><legend>\(r.t("web.feedback.voice"))</legend>"
         body += number("ttsRate", Self.decimal(p.ttsRate), min: "0.5", max: "1.5", step: "0.05")
         body += number("ttsVolume", Self.decimal(p.ttsVolume), min: "0", max: "1", step: "0.05")
         body += number("volumeCap", Self.decimal(p.volumeCap), min: "0", max: "1", step: "0.05")
         body += number("pitch", String(p.pitch), min: "0", max: "99", step: "1")
         body += """
-        <p><label for="voiceVariant">\(esc(r.fieldLabel("voiceVariant")))</label>
-        <input id="voiceVariant" name="voiceVariant" value="\(esc(p.voiceVariant ?? ""))" maxlength="40" placeholder="\(esc(r.t("web.feedback.voiceDefault")))"\(invalid("voiceVariant"))></p>
-        </fieldset><fieldset><legend>\(esc(r.t("web.feedback.timing")))</legend>
-        <p><label for="undoDurationSeconds">\(esc(r.fieldLabel("undoDurationSeconds")))</label>
+        <p><label for="voiceVariant">\(r.fieldLabel("voiceVariant"))</label>
+        <input id="voiceVariant" name="voiceVariant" value="\(p.voiceVariant ?? "")" maxlength="40" placeholder="\(r.t("web.feedback.voiceDefault"))"\(invalid("voiceVariant"))></p>
+        </fieldset><fieldset><legend>\(r.t("web.feedback.timing"))</legend>
+        <p><label for="undoDurationSeconds">\(r.fieldLabel("undoDurationSeconds"))</label>
         <select id="undoDurationSeconds" name="undoDurationSeconds"\(invalid("undoDurationSeconds"))>
         """
         for seconds in Validator.undoDurations {
-            body += "<option value=\"\(seconds)\"\(p.undoDurationSeconds == seconds ? " selected" : "")>\(esc(r.t("web.feedback.seconds", ["count": String(seconds)])))</option>"
+            body += "<option value=\"\(seconds)\"\(p.undoDurationSeconds == seconds ? " selected" : "")>\(r.t("web.feedback.seconds", ["count": String(seconds)]))</option>"
         }
         body += """
         </select></p>
-        <p><label for="notificationLeadTimes">\(esc(r.fieldLabel("notificationLeadTimes")))</label>
-        <input id="notificationLeadTimes" name="notificationLeadTimes" value="\(esc(p.notificationLeadTimes.map(String.init).joined(separator: ", ")))" maxlength="40" aria-describedby="lead-hint\(leadsWrong ? " form-error" : "")"\(leadsWrong ? " aria-invalid=\"true\"" : "")>
-        <span id="lead-hint" class="hint">\(esc(r.t("web.feedback.leadHint")))</span></p>
-        <p><label for="quietHoursStart">\(esc(r.fieldLabel("quietHoursStart")))</label>
-        <input id="quietHoursStart" name="quietHoursStart" type="time" value="\(esc(p.quietHoursStart?.description ?? ""))"\(invalid("quietHours"))></p>
-        <p><label for="quietHoursEnd">\(esc(r.fieldLabel("quietHoursEnd")))</label>
-        <input id="quietHoursEnd" name="quietHoursEnd" type="time" value="\(esc(p.quietHoursEnd?.description ?? ""))"\(invalid("quietHours"))></p>
+        <p><label for="notificationLeadTimes">\(r.fieldLabel("notificationLeadTimes"))</label>
+        <input id="notificationLeadTimes" name="notificationLeadTimes" value="\(p.notificationLeadTimes.map(String.init).joined(separator: ", "))" maxlength="40" aria-describedby="lead-hint\(leadsWrong ? " form-error" : "")"\(leadsWrong ? (" aria-invalid=\"true\"" as HTML) : ("" as HTML))>
+        <span id="lead-hint" class="hint">\(r.t("web.feedback.leadHint"))</span></p>
+        <p><label for="quietHoursStart">\(r.fieldLabel("quietHoursStart"))</label>
+        <input id="quietHoursStart" name="quietHoursStart" type="time" value="\(p.quietHoursStart?.description ?? "")"\(invalid("quietHours"))></p>
+        <p><label for="quietHoursEnd">\(r.fieldLabel("quietHoursEnd"))</label>
+        <input id="quietHoursEnd" name="quietHoursEnd" type="time" value="\(p.quietHoursEnd?.description ?? "")"\(invalid("quietHours"))></p>
         </fieldset>
-        <p><button type="submit">\(esc(r.t("web.action.save")))</button></p>
+        <p><button type="submit">\(r.t("web.action.save"))</button></p>
         </form>
         """
-        body += "<section aria-labelledby=\"listen-h\"><h2 id=\"listen-h\">\(esc(r.t("web.feedback.listen")))</h2>"
-        body += "<p>\(esc(r.t("web.feedback.listenHint")))</p><table class=\"listen\"><thead><tr><th scope=\"col\">\(esc(r.t("web.feedback.event")))</th>"
-        for intensity in FeedbackIntensity.allCases { body += "<th scope=\"col\">\(esc(r.t("web.intensity.\(intensity.rawValue)")))</th>" }
+        body += "<section aria-labelledby=\"listen-h\"><h2 id=\"listen-h\">\(r.t("web.feedback.listen"))</h2>"
+        body += "<p>\(r.t("web.feedback.listenHint"))</p><table class=\"listen\"><thead><tr><th scope=\"col\">\(r.t("web.feedback.event"))</th>"
+        for intensity in FeedbackIntensity.allCases { body += "<th scope=\"col\">\(r.t("web.intensity.\(intensity.rawValue)"))</th>" }
         body += "</tr></thead><tbody>"
         for event in Self.playableEvents {
             let eventName = r.t("web.event.\(event)")
-            body += "<tr><th scope=\"row\">\(esc(eventName))</th>"
+            body += "<tr><th scope=\"row\">\(eventName)</th>"
             for intensity in FeedbackIntensity.allCases {
                 let label = r.t("web.feedback.playLabel", ["event": eventName, "intensity": r.t("web.intensity.\(intensity.rawValue)")])
                 body += """
                 <td><form method="post" action="/guardian/child/\(id)/play" data-form="play">\(r.csrf)
                 <input type="hidden" name="event" value="\(event)"><input type="hidden" name="intensity" value="\(intensity.rawValue)">
-                <button type="submit" data-play="\(event)" data-intensity="\(intensity.rawValue)" aria-label="\(esc(label))">▶</button></form></td>
+                <button type="submit" data-play="\(event)" data-intensity="\(intensity.rawValue)" aria-label="\(label)">▶</button></form></td>
                 """
             }
             body += "</tr>"
@@ -170,11 +170,11 @@ extension GuardianWeb {
         return .seeOther("/guardian/child/\(child.id.lowercased)/feedback")
     }
 
-    func childLinks(_ r: Request, _ child: Child, current: String) -> String {
+    func childLinks(_ r: Request, _ child: Child, current: String) -> HTML {
         let id = child.id.lowercased
-        var h = "<nav class=\"child-nav\" aria-label=\"\(esc(child.displayName))\"><ul>"
+        var h: HTML = "<nav class=\"child-nav\" aria-label=\"\(child.displayName)\"><ul>"
         for (page, key) in [("routines", "web.nav.routines"), ("feedback", "web.nav.feedback"), ("history", "web.nav.history")] {
-            h += "<li><a href=\"/guardian/child/\(id)/\(page)\"\(page == current ? " aria-current=\"page\"" : "")>\(esc(r.t(key)))</a></li>"
+            h += "<li><a href=\"/guardian/child/\(id)/\(page)\"\(page == current ? (" aria-current=\"page\"" as HTML) : ("" as HTML))>\(r.t(key))</a></li>"
         }
         return h + "</ul></nav>"
     }

@@ -22,74 +22,74 @@ extension GuardianWeb {
     var uploadFolder: String { OwnerOnly.parent(of: config.databasePath) + "/.steppie-uploads" }
 
     func backupPage(_ r: Request, status: Int = 200, error: PageError? = nil, pending: PendingRestore? = nil) -> WebResponse {
-        var body = "<section aria-labelledby=\"download-h\"><h2 id=\"download-h\">\(esc(r.t("web.backup.download")))</h2>"
-        body += "<p>\(esc(r.t("web.backup.downloadHint")))</p>"
+        var body: HTML = "<section aria-labelledby=\"download-h\"><h2 id=\"download-h\">\(r.t("web.backup.download"))</h2>"
+        body += "<p>\(r.t("web.backup.downloadHint"))</p>"
         body += "<form method=\"post\" action=\"/guardian/backup/create\" data-form=\"backup-create\">\(r.csrf)"
-        body += "<button type=\"submit\">\(esc(r.t("web.backup.downloadButton")))</button></form></section>"
+        body += "<button type=\"submit\">\(r.t("web.backup.downloadButton"))</button></form></section>"
         if let pending {
             body += confirmation(r, pending, error: error)
         } else {
-            body += "<section aria-labelledby=\"restore-h\"><h2 id=\"restore-h\">\(esc(r.t("web.backup.restore")))</h2>"
-            body += "<p>\(esc(r.t("web.backup.restoreHint")))</p>"
+            body += "<section aria-labelledby=\"restore-h\"><h2 id=\"restore-h\">\(r.t("web.backup.restore"))</h2>"
+            body += "<p>\(r.t("web.backup.restoreHint"))</p>"
             body += "<form method=\"post\" action=\"/guardian/backup/restore\" enctype=\"multipart/form-data\" data-form=\"backup-restore\">\(r.csrf)"
-            body += "<p><label for=\"archive\">\(esc(r.fieldLabel("archive")))</label>"
+            body += "<p><label for=\"archive\">\(r.fieldLabel("archive"))</label>"
             body += "<input id=\"archive\" name=\"archive\" type=\"file\" accept=\".zip,application/zip\" required></p>"
-            body += "<p><button type=\"submit\">\(esc(r.t("web.backup.check")))</button></p></form></section>"
+            body += "<p><button type=\"submit\">\(r.t("web.backup.check"))</button></p></form></section>"
         }
         return r.page(screen: pending == nil ? "backup" : "backup-confirm", titleKey: "web.backup.title", status: status, error: error, body: body)
     }
 
     /// What a restore would replace, named: the device's children and sets now, then the backup's.
-    private func confirmation(_ r: Request, _ pending: PendingRestore, error: PageError?) -> String {
+    private func confirmation(_ r: Request, _ pending: PendingRestore, error: PageError?) -> HTML {
         let plan = pending.plan
-        var h = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(esc(r.t("web.backup.confirmTitle")))</h2>"
-        h += "<p>\(esc(r.t("web.backup.from", ["platform": r.t("cli.backup.platform.\(plan.sourcePlatform.rawValue)"), "created": r.dateTime(iso: plan.createdAt)])))</p>"
+        var h: HTML = "<section aria-labelledby=\"confirm-h\" data-restore=\"pending\"><h2 id=\"confirm-h\">\(r.t("web.backup.confirmTitle"))</h2>"
+        h += "<p>\(r.t("web.backup.from", ["platform": r.t("cli.backup.platform.\(plan.sourcePlatform.rawValue)"), "created": r.dateTime(iso: plan.createdAt)]))</p>"
         let children = (try? r.store.children(includeArchived: true)) ?? []
         let phone = plan.sourcePlatform != .linux
-        if phone { h += "<p>\(esc(r.t("web.backup.phone")))</p>" }
-        h += "<h3>\(esc(r.t(phone ? "web.backup.children" : "web.backup.replaced")))</h3><ul data-list=\"replaced\">"
+        if phone { h += "<p>\(r.t("web.backup.phone"))</p>" }
+        h += "<h3>\(r.t(phone ? "web.backup.children" : "web.backup.replaced"))</h3><ul data-list=\"replaced\">"
         for child in children {
             let sets = ((try? r.store.sets(childId: child.id)) ?? []).map { r.title($0.name) }
-            h += "<li>\(esc(child.displayName))"
-            if !sets.isEmpty { h += ": " + esc(sets.joined(separator: ", ")) }
+            h += "<li>\(child.displayName)"
+            if !sets.isEmpty { h += ": \(sets.joined(separator: ", "))" }
             h += "</li>"
         }
         let now = try? r.store.rowCounts()   // counts, not every row
-        h += "</ul><p data-count=\"replaced-logs\">\(esc(r.t("web.backup.logsNow", ["count": String(now?.dailyLogs ?? 0)])))</p>"
-        h += "<h3>\(esc(r.t("web.backup.incoming")))</h3><ul data-list=\"incoming\">"
-        for name in plan.childNames ?? [] { h += "<li>\(esc(name))</li>" }
+        h += "</ul><p data-count=\"replaced-logs\">\(r.t("web.backup.logsNow", ["count": String(now?.dailyLogs ?? 0)]))</p>"
+        h += "<h3>\(r.t("web.backup.incoming"))</h3><ul data-list=\"incoming\">"
+        for name in plan.childNames ?? [] { h += "<li>\(name)</li>" }
         h += "</ul>"
         if let sets = plan.setNames, !sets.isEmpty {
-            h += "<p>\(esc(r.t("web.backup.sets", ["names": sets.map(r.title).joined(separator: ", ")])))</p>"
+            h += "<p>\(r.t("web.backup.sets", ["names": sets.map(r.title).joined(separator: ", ")]))</p>"
         }
-        h += "<p data-count=\"incoming\">\(esc(r.t("web.backup.counts", ["children": String(plan.counts.children), "sets": String(plan.counts.routineSets), "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs), "photos": String(plan.counts.assets)])))</p>"
+        h += "<p data-count=\"incoming\">\(r.t("web.backup.counts", ["children": String(plan.counts.children), "sets": String(plan.counts.routineSets), "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs), "photos": String(plan.counts.assets)]))</p>"
         // What happens to the weekly schedules, against the slots on the device now.
         let schedules: String? = switch plan.scheduleChange(current: now?.scheduleSlots ?? 0) {
         case .replace(let slots, let current)?: r.t("cli.backup.schedules.replace", ["slots": String(slots), "current": String(current)])
         case .kept(let current)?: r.t(phone ? "web.backup.schedules.phone" : "cli.backup.schedules.kept", ["current": String(current)])
         case .carried?, nil: nil   // `carried` needs a plan without the device's count; never here
         }
-        if let schedules { h += "<p data-count=\"schedules\">\(esc(schedules))</p>" }
+        if let schedules { h += "<p data-count=\"schedules\">\(schedules)</p>" }
         // What happens to the guardian PIN, said before it happens.
-        h += "<p class=\"pin-change\" data-pin-change=\"\(Self.pinChange(plan).rawValue)\">\(esc(r.t("web.backup.pin.\(Self.pinChange(plan).rawValue)")))</p>"
+        h += "<p class=\"pin-change\" data-pin-change=\"\(Self.pinChange(plan).rawValue)\">\(r.t("web.backup.pin.\(Self.pinChange(plan).rawValue)"))</p>"
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
         // The PIN again, as the command line asks for it: a session left open is not enough to
         // replace everything on the device.
         let wrong = error?.field == "pin"
-        h += "<p><label for=\"restore-pin\">\(esc(r.t("web.backup.pinLabel")))</label>"
+        h += "<p><label for=\"restore-pin\">\(r.t("web.backup.pinLabel"))</label>"
         h += "<input id=\"restore-pin\" name=\"pin\" type=\"password\" inputmode=\"numeric\" autocomplete=\"current-password\" maxlength=\"12\" required"
         h += wrong ? " aria-invalid=\"true\" aria-describedby=\"form-error\">" : ">"
         h += "</p>"
         if phone {
             let active = children.filter { $0.archivedAt == nil }
-            h += "<p><label for=\"restore-child\">\(esc(r.t("web.backup.intoChild")))</label><select id=\"restore-child\" name=\"child\">"
-            for child in active { h += "<option value=\"\(child.id.lowercased)\">\(esc(child.displayName))</option>" }
-            h += "<option value=\"\">\(esc(r.t("web.backup.newChild")))</option></select></p>"
+            h += "<p><label for=\"restore-child\">\(r.t("web.backup.intoChild"))</label><select id=\"restore-child\" name=\"child\">"
+            for child in active { h += "<option value=\"\(child.id.lowercased)\">\(child.displayName)</option>" }
+            h += "<option value=\"\">\(r.t("web.backup.newChild"))</option></select></p>"
         }
-        h += "<button type=\"submit\">\(esc(r.t("web.backup.confirm")))</button></form>"
+        h += "<button type=\"submit\">\(r.t("web.backup.confirm"))</button></form>"
         h += "<form method=\"post\" action=\"/guardian/backup/cancel\" class=\"inline\">\(r.csrf)"
-        h += "<button type=\"submit\" class=\"quiet\">\(esc(r.t("web.backup.cancel")))</button></form></section>"
+        h += "<button type=\"submit\" class=\"quiet\">\(r.t("web.backup.cancel"))</button></form></section>"
         return h
     }
 

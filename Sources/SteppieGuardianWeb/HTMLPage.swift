@@ -1,22 +1,5 @@
 import Foundation
 
-/// Escapes text for HTML element content and quoted attribute values.
-func esc(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for ch in text.unicodeScalars {
-        switch ch {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.unicodeScalars.append(ch)
-        }
-    }
-    return out
-}
-
 /// One guardian page: the shared frame (language, screen name, navigation, sign-out) around a
 /// body. Plain HTML that works without scripts; `guardian.js` only adds the PIN pad, drag to
 /// reorder and "play" without reloading.
@@ -25,7 +8,7 @@ struct HTMLPage {
     /// The page's `data-screen` (`sign-in`, `home`, `feedback`, …): a stable hook for tests.
     var screen: String
     var locale: String
-    var body: String
+    var body: HTML
     /// Present when signed in: the navigation and the sign-out form.
     var nav: Nav?
     var notice: String?
@@ -42,14 +25,14 @@ struct HTMLPage {
         var otherLanguages: [(tag: String, label: String, href: String)]
     }
 
-    func render() -> String {
-        var h = """
+    func render() -> HTML {
+        var h: HTML = """
         <!doctype html>
-        <html lang="\(esc(locale))" data-screen="\(esc(screen))">
+        <html lang="\(locale)" data-screen="\(screen)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(esc(title))</title>
+        <title>\(title)</title>
         <link rel="stylesheet" href="/static/guardian.css">
         <script src="/static/guardian.js" defer></script>
         </head>
@@ -57,26 +40,26 @@ struct HTMLPage {
         <header class="top">
         """
         if let nav {
-            h += "<nav aria-label=\"\(esc(nav.languageLabel))\" class=\"lang\">"
+            h += "<nav aria-label=\"\(nav.languageLabel)\" class=\"lang\">"
             for other in nav.otherLanguages {
-                h += "<a href=\"\(esc(other.href))\" lang=\"\(esc(other.tag))\" hreflang=\"\(esc(other.tag))\">\(esc(other.label))</a>"
+                h += "<a href=\"\(other.href)\" lang=\"\(other.tag)\" hreflang=\"\(other.tag)\">\(other.label)</a>"
             }
             h += "</nav><nav aria-label=\"Steppie\" class=\"main-nav\"><ul>"
             for item in nav.items {
-                h += "<li><a href=\"\(esc(item.href))\"\(item.current ? " aria-current=\"page\"" : "")>\(esc(item.label))</a></li>"
+                h += "<li><a href=\"\(item.href)\"\(item.current ? (" aria-current=\"page\"" as HTML) : ("" as HTML))>\(item.label)</a></li>"
             }
             if let label = nav.childScreen {
                 h += "<li><form method=\"post\" action=\"/guardian/child-screen\" class=\"leave\">\(csrfField(nav.csrf))"
-                h += "<button type=\"submit\" class=\"link\" data-nav=\"child-screen\">\(esc(label))</button></form></li>"
+                h += "<button type=\"submit\" class=\"link\" data-nav=\"child-screen\">\(label)</button></form></li>"
             }
             h += "</ul></nav>"
             h += "<form method=\"post\" action=\"/guardian/sign-out\" class=\"sign-out\">\(csrfField(nav.csrf))"
-            h += "<button type=\"submit\">\(esc(nav.signOut))</button></form>"
+            h += "<button type=\"submit\">\(nav.signOut)</button></form>"
         }
-        h += "</header>\n<main id=\"main\">\n<h1>\(esc(title))</h1>\n"
-        if let notice { h += "<p class=\"notice\" role=\"status\">\(esc(notice))</p>\n" }
+        h += "</header>\n<main id=\"main\">\n<h1>\(title)</h1>\n"
+        if let notice { h += "<p class=\"notice\" role=\"status\">\(notice)</p>\n" }
         if let error {
-            h += "<div class=\"error\" id=\"form-error\" role=\"alert\" data-error-field=\"\(esc(error.field ?? ""))\"><p>\(esc(error.message))</p></div>\n"
+            h += "<div class=\"error\" id=\"form-error\" role=\"alert\" data-error-field=\"\(error.field ?? "")\"><p>\(error.message)</p></div>\n"
         }
         h += body
         h += "\n</main>\n</body>\n</html>\n"
@@ -91,6 +74,6 @@ struct PageError: Equatable {
 }
 
 /// The hidden field every changing form carries.
-func csrfField(_ token: String) -> String {
-    "<input type=\"hidden\" name=\"csrf\" value=\"\(esc(token))\">"
+func csrfField(_ token: String) -> HTML {
+    "<input type=\"hidden\" name=\"csrf\" value=\"\(token)\">"
 }

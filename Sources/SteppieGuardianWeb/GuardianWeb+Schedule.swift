@@ -6,38 +6,38 @@ import SteppieStore
 extension GuardianWeb {
     /// The weekly schedule of the child's sets: each slot with a remove button, and a form to add
     /// one (weekdays, a start time, a set). The service switches sets at those times, screen or not.
-    func scheduleSection(_ r: Request, child: Child, sets: [RoutineSet]) -> String {
+    func scheduleSection(_ r: Request, child: Child, sets: [RoutineSet]) -> HTML {
         let id = child.id.lowercased
         let schedule = (try? r.store.schedule(childId: child.id)) ?? WeeklySchedule()
         let names = Dictionary(sets.map { ($0.id, r.title($0.name)) }, uniquingKeysWith: { a, _ in a })
-        var h = "<section aria-labelledby=\"schedule-h\"><h2 id=\"schedule-h\">\(esc(r.t("web.schedule.title")))</h2>"
-        h += "<p class=\"hint\">\(esc(r.t("web.schedule.hint")))</p>"
+        var h: HTML = "<section aria-labelledby=\"schedule-h\"><h2 id=\"schedule-h\">\(r.t("web.schedule.title"))</h2>"
+        h += "<p class=\"hint\">\(r.t("web.schedule.hint"))</p>"
         if schedule.isEmpty {
-            h += "<p>\(esc(r.t("web.schedule.none")))</p>"
+            h += "<p>\(r.t("web.schedule.none"))</p>"
         } else {
-            h += "<table class=\"schedule\"><thead><tr><th scope=\"col\">\(esc(r.t("web.schedule.day")))</th>"
-            h += "<th scope=\"col\">\(esc(r.t("web.schedule.from")))</th><th scope=\"col\">\(esc(r.t("web.schedule.set")))</th><th scope=\"col\"></th></tr></thead><tbody>"
+            h += "<table class=\"schedule\"><thead><tr><th scope=\"col\">\(r.t("web.schedule.day"))</th>"
+            h += "<th scope=\"col\">\(r.t("web.schedule.from"))</th><th scope=\"col\">\(r.t("web.schedule.set"))</th><th scope=\"col\"></th></tr></thead><tbody>"
             for slot in schedule.slots {
                 let day = r.t("web.weekdayLong.\(slot.weekday.code)")
-                h += "<tr data-weekday=\"\(slot.weekday.code)\"><th scope=\"row\">\(esc(day))</th><td>\(slot.start.description)</td>"
-                h += "<td>\(esc(names[slot.routineSetId] ?? "?"))</td><td>"
+                h += "<tr data-weekday=\"\(slot.weekday.code)\"><th scope=\"row\">\(day)</th><td>\(slot.start.description)</td>"
+                h += "<td>\(names[slot.routineSetId] ?? "?")</td><td>"
                 h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" class=\"inline\">\(r.csrf)"
                 h += "<input type=\"hidden\" name=\"remove\" value=\"\(slot.weekday.code)\">"
-                h += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(esc(r.t("web.schedule.removeLabel", ["day": day])))\">\(esc(r.t("web.schedule.remove")))</button></form></td></tr>"
+                h += "<button type=\"submit\" class=\"quiet\" aria-label=\"\(r.t("web.schedule.removeLabel", ["day": day]))\">\(r.t("web.schedule.remove"))</button></form></td></tr>"
             }
             h += "</tbody></table>"
         }
         h += "<form method=\"post\" action=\"/guardian/child/\(id)/schedule\" data-form=\"schedule\">\(r.csrf)"
-        h += "<fieldset class=\"days\"><legend>\(esc(r.t("web.schedule.days")))</legend>"
+        h += "<fieldset class=\"days\"><legend>\(r.t("web.schedule.days"))</legend>"
         for day in Weekday.allCases {
             h += "<span class=\"check\"><input type=\"checkbox\" id=\"day-\(day.code)\" name=\"day-\(day.code)\" value=\"on\">"
-            h += "<label for=\"day-\(day.code)\">\(esc(r.t("web.weekday.\(day.code)")))</label></span>"
+            h += "<label for=\"day-\(day.code)\">\(r.t("web.weekday.\(day.code)"))</label></span>"
         }
-        h += "</fieldset><p><label for=\"schedule-from\">\(esc(r.t("web.schedule.from")))</label>"
+        h += "</fieldset><p><label for=\"schedule-from\">\(r.t("web.schedule.from"))</label>"
         h += "<input id=\"schedule-from\" name=\"from\" type=\"time\" required>"
-        h += "<label for=\"schedule-set\">\(esc(r.t("web.schedule.set")))</label><select id=\"schedule-set\" name=\"set\">"
-        for set in sets { h += "<option value=\"\(set.id.lowercased)\">\(esc(r.title(set.name)))</option>" }
-        h += "</select> <button type=\"submit\">\(esc(r.t("web.schedule.add")))</button></p></form></section>"
+        h += "<label for=\"schedule-set\">\(r.t("web.schedule.set"))</label><select id=\"schedule-set\" name=\"set\">"
+        for set in sets { h += "<option value=\"\(set.id.lowercased)\">\(r.title(set.name))</option>" }
+        h += "</select> <button type=\"submit\">\(r.t("web.schedule.add"))</button></p></form></section>"
         return h
     }
 
