@@ -103,7 +103,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
-                dependencies: ["SteppieService", "SteppieGuardianWeb", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
+                dependencies: ["SteppieService", "SteppieGuardianWeb", "SteppieChildMode", "SteppieFeedback", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),
