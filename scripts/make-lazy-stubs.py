@@ -14,6 +14,10 @@ so the compiler checks every definition against the library's declaration. Run t
 again after calling a new function of one of these libraries (a link error names it):
 
     python3 scripts/make-lazy-stubs.py
+
+`--check` writes nothing and fails, naming each file, when a checked-in stub differs from what the
+installed headers and libraries give now: a library whose SONAME moved (Debian 13 ships libzip.so.5)
+or a prototype that changed is found by the test command in a second, not at run time.
 """
 import os
 import re
@@ -125,6 +129,8 @@ def stub(name, ret, params):
 
 
 def main():
+    check = "--check" in sys.argv[1:]
+    stale = []
     os.makedirs(OUT, exist_ok=True)
     for lib, (headers, prefixes) in LIBRARIES.items():
         used = sorted(used_functions(prefixes) - VARIADIC_FROM_C)
@@ -147,9 +153,19 @@ def main():
         lines += ["struct clazy_library *clazy_%s(void) { return &LIBRARY; }" % ident, ""]
         lines += [stub(n, *protos[n]) for n in known]
         path = os.path.join(OUT, "stubs_%s.c" % ident)
+        text = "\n".join(lines)
+        if check:
+            with open(path) as f:
+                if f.read() != text:
+                    stale.append("%s (installed: %s)" % (os.path.relpath(path, ROOT), so))
+            continue
         with open(path, "w") as f:
-            f.write("\n".join(lines))
+            f.write(text)
         print("%s: %d functions (%s)" % (path, len(known), so))
+    if check:
+        if stale:
+            sys.exit("make-lazy-stubs: stale, run python3 scripts/make-lazy-stubs.py: " + ", ".join(stale))
+        print("make-lazy-stubs: %d stubs match the installed headers and sonames" % len(LIBRARIES))
 
 
 if __name__ == "__main__":

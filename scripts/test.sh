@@ -13,6 +13,8 @@ export STEPPIE_TEST_STARTED=$(date +%s)
 scripts/deps.sh
 # Every target declares exactly the targets it imports (a second's work, before the build).
 python3 scripts/check-deps.py
+# The lazily opened libraries' stubs match the installed headers and sonames (a second's work).
+python3 scripts/make-lazy-stubs.py --check
 swift build --build-tests
 # The binary `make install` and `make run` ship: a release build linked by lld with the layout of
 # linker/steppie.order. ReleaseBinaryTests check it; the browser tests drive it.

@@ -14,7 +14,6 @@ static const char *const SYMBOLS[] = {
     "MHD_get_connection_values",
     "MHD_get_daemon_info",
     "MHD_is_feature_supported",
-    "MHD_lookup_connection_value",
     "MHD_post_process",
     "MHD_queue_response",
     "MHD_start_daemon",
@@ -86,13 +85,6 @@ enum MHD_Result MHD_is_feature_supported(enum MHD_FEATURE a0) {
     __typeof__(MHD_is_feature_supported) *f = fn;
     if (!f) { f = (__typeof__(MHD_is_feature_supported) *)clazy_symbol(&LIBRARY, "MHD_is_feature_supported"); fn = f; }
     return f(a0);
-}
-
-const char *MHD_lookup_connection_value(struct MHD_Connection * a0, enum MHD_ValueKind a1, const char * a2) {
-    static __typeof__(MHD_lookup_connection_value) *_Atomic fn;
-    __typeof__(MHD_lookup_connection_value) *f = fn;
-    if (!f) { f = (__typeof__(MHD_lookup_connection_value) *)clazy_symbol(&LIBRARY, "MHD_lookup_connection_value"); fn = f; }
-    return f(a0, a1, a2);
 }
 
 enum MHD_Result MHD_post_process(struct MHD_PostProcessor * a0, const char * a1, size_t a2) {

@@ -11,31 +11,10 @@ public enum Steppie {
     public static let exitUsage: Int32 = 64
     public static let exitFailure: Int32 = 1
 
+    /// What a leaf of the command tree runs (`CommandSpec.run`). Guardian commands are wrapped:
+    /// `GuardianAccess.changing` ones need guardian mode when a PIN is set, `looking` ones only
+    /// extend a running session; the PIN commands manage the session themselves.
     public typealias Handler = @Sendable (Context) throws -> Int32
-
-    /// Every runnable command path and its handler, by area.
-    static let handlers: [String: Handler] = basicHandlers
-        .merging(guardianHandlers) { a, _ in a }
-        .merging(scheduleHandlers) { a, _ in a }
-        .merging(feedbackHandlers) { a, _ in a }
-        .merging(backupHandlers) { a, _ in a }
-        .merging(serviceHandlers) { a, _ in a }
-        .merging(deviceHandlers) { a, _ in a }
-
-    static let basicHandlers: [String: Handler] = [
-        // On a database that has a PIN, init adds children and sets: guardian work.
-        "init": GuardianAccess.changing(InitCommand.run),
-        "routines": GuardianAccess.looking(TodayCommands.routines),
-        "today": GuardianAccess.looking(TodayCommands.today),
-        "complete": TodayCommands.complete,
-        "undo": TodayCommands.undo,
-        "icons": GuardianAccess.looking(TodayCommands.icons),
-        "child": ChildCommand.run,
-        "l10n check": L10nCommands.check,
-        "l10n show": L10nCommands.show,
-        "l10n render": L10nRenderCommand.run,
-        "l10n format": L10nCommands.format,
-    ]
 
     /// Runs the process's command line in the live environment.
     public static func main() -> Int32 {
@@ -80,7 +59,7 @@ public enum Steppie {
             env.console.write(Help.render(path: invocation.path, text: text))
             return finish(0, env.console, text)
         }
-        guard let handler = handlers[invocation.path.joined(separator: " ")] else {
+        guard let handler = CommandTree.parser.node(at: invocation.path)?.run else {
             env.console.write(Help.render(path: invocation.path, text: text))
             return exitUsage
         }

@@ -127,20 +127,20 @@ import SteppieStore
             (["buttons", "add", fifo + "\u{1B}[2J"], 64,
              "steppie: PATH: \"\(P(fifo + "\u{1B}[2J"))\" cannot be used: write a path without control characters, at most 4096 bytes long.\n"),
             (["buttons", "add", fifo, "--map", "KEY_ENTRE=done"], 64,
-             "steppie: --map: \"KEY_ENTRE=done\" cannot be used: \"KEY_ENTRE\" is not a key; use a name such as KEY_ENTER, KEY_SPACE or BTN_0, a code from 1 to 767, or * for every other key.\n"),
+             "steppie: --map: \"KEY_ENTRE=done\" cannot be used: \"KEY_ENTRE\" is not a key; use a name such as KEY_ENTER, KEY_SPACE or BTN_0, a code from 1 to 767, or * for every other key.\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--map", "KEY_ENTER=done,grab"], 64,
-             "steppie: --map: \"KEY_ENTER=done,grab\" cannot be used: \"grab\" is not a key mapping (KEY=done|undo|next); give it with --grab or --debounce MS instead.\n"),
+             "steppie: --map: \"KEY_ENTER=done,grab\" cannot be used: \"grab\" is not a key mapping (KEY=done|undo|next); give it with --grab or --debounce MS instead.\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--map", ""], 64,
-             "steppie: --map: \"\" cannot be used: \"\" is not an option; use KEY=done|undo|next, grab or debounce=300ms, separated by commas.\n"),
+             "steppie: --map: \"\" cannot be used: \"\" is not an option; use KEY=done|undo|next, grab or debounce=300ms, separated by commas.\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--debounce", "9000"], 64, "steppie: --debounce does not accept \"9000\"; allowed: a whole number 0…5000\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--debounce", "300ms"], 64, "steppie: --debounce does not accept \"300ms\"; allowed: a whole number 0…5000\nSee: steppie --help\n"),
-            (["buttons", "add", fifo, "--grab", "--no-grab"], 64, "steppie: --grab and --no-grab cannot be used together\n"),
+            (["buttons", "add", fifo, "--grab", "--no-grab"], 64, "steppie: --grab and --no-grab cannot be used together\nSee: steppie --help\n"),
             (["buttons", "add"], 64, "steppie: missing argument PATH\nSee: steppie --help\n"),
             (["buttons", "add", fifo, "--child", "Joon"], 1, "steppie: no child named Joon; see: steppie children list\n"),
             (["buttons", "add", file], 1,
              "steppie: a button is already stored at \(P(file)) (id \(id)); remove it first to store it with other keys or options: steppie buttons remove \(id)\n"),
             (["buttons", "remove", fifo], 1, "steppie: no button is stored as \(P(fifo)); see: steppie buttons list\n"),
-            (["haptics", "set"], 64, "steppie: missing argument --audio-pulse, --rumble, --log\n"),
+            (["haptics", "set"], 64, "steppie: missing argument --audio-pulse | --rumble | --log\nSee: steppie --help\n"),
             (["haptics", "set", "--audio-pulse", "maybe"], 64, "steppie: --audio-pulse does not accept \"maybe\"; allowed: on, off\nSee: steppie --help\n"),
             (["haptics", "set", "--rumble", fifo], 64,
              "steppie: --rumble: \"\(P(fifo))\" cannot be used: a force-feedback device is an event node under /dev/input, such as /dev/input/by-id/…-event-joystick.\n"),
@@ -156,7 +156,7 @@ import SteppieStore
         }
         // The command line and the error line in Korean, for one of each kind.
         #expect(h.run(["buttons", "add", fifo, "--map", "KEY_ENTER=finish"], locale: "ko").err
-                == "steppie: --map: \"KEY_ENTER=finish\" 값은 쓸 수 없어요. KEY_ENTER에 알 수 없는 동작이에요: \"finish\". done, undo, next 중에서 골라 주세요.\n")
+                == "steppie: --map: \"KEY_ENTER=finish\" 값은 쓸 수 없어요. KEY_ENTER에 알 수 없는 동작이에요: \"finish\". done, undo, next 중에서 골라 주세요.\n도움말: steppie --help\n")
         // The particle follows the kind: 장치 파일이에요, 폴더예요.
         #expect(h.run(["buttons", "add", "/dev/null"], locale: "ko").err
                 == "steppie: PATH: \"/dev/null\" 값은 쓸 수 없어요. 이 경로는 장치 파일이에요: /dev/null. 버튼은 /dev/input 아래의 입력 장치이거나, 시험과 재생용 FIFO나 일반 파일이어야 해요.\n")

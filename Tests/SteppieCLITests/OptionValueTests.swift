@@ -7,6 +7,8 @@ import Testing
 /// allows, in the user's language, before any handler runs (so nothing is opened or written).
 @Suite struct OptionValueTests {
     let parser = CommandTree.parser
+    /// Any well-formed id: ids are typed too (`RecordId`), so a placeholder must be one.
+    static let id = "3f2a9c1e-0000-4000-8000-000000000000"
 
     static let refused: [([String], UsageError)] = [
         (["profile", "set", "--undo", "7"], .notAllowed(option: "--undo", value: "7", allowed: .undoSeconds)),
@@ -23,13 +25,13 @@ import Testing
         (["profile", "set", "--quiet-hours", "07:00-07:00"], .notAllowed(option: "--quiet-hours", value: "07:00-07:00", allowed: .quietHours)),
         (["routine", "add", "--title-en", "x", "--position", "0"], .notAllowed(option: "--position", value: "0", allowed: .position)),
         (["routine", "add", "--title-en", "x", "--time", "7:30"], .notAllowed(option: "--time", value: "7:30", allowed: .timeOrNone)),
-        (["routine", "move", "id", "--to", "-2"], .notAllowed(option: "--to", value: "-2", allowed: .position)),
+        (["routine", "move", id, "--to", "-2"], .notAllowed(option: "--to", value: "-2", allowed: .position)),
         (["history", "--date", "2026-02-30"], .notAllowed(option: "--date", value: "2026-02-30", allowed: .date)),
         (["history", "--month", "2026-13"], .notAllowed(option: "--month", value: "2026-13", allowed: .month)),
         (["set", "create", "--name-en", "x", "--start", "24:00"], .notAllowed(option: "--start", value: "24:00", allowed: .time)),
-        (["set", "start-time", "id", "noon"], .notAllowed(option: "TIME", value: "noon", allowed: .timeOrNone)),
+        (["set", "start-time", id, "noon"], .notAllowed(option: "TIME", value: "noon", allowed: .timeOrNone)),
         (["say", "hi", "--rate", "2"], .notAllowed(option: "--rate", value: "2", allowed: .ttsRate)),
-        (["routine", "edit", "id", "--color", "plaid"],
+        (["routine", "edit", id, "--color", "plaid"],
          .invalidChoice(option: "--color", value: "plaid", choices: ["sky", "mint", "lemon", "peach", "lavender", "rose"])),
     ]
 
@@ -45,7 +47,7 @@ import Testing
                      ["profile", "set", "--lead-times", "none", "--quiet-hours", "none"],
                      ["routine", "add", "--title-en", "x", "--position", "12", "--time", "none"],
                      ["history", "--date", "2028-02-29"], ["history", "--month", "0001-01"],
-                     ["set", "start-time", "id", "none"], ["set", "start-time", "id", "23:59"]] {
+                     ["set", "start-time", Self.id, "none"], ["set", "start-time", Self.id, "23:59"]] {
             _ = try parser.parse(args)
         }
     }

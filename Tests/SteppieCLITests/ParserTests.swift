@@ -51,7 +51,7 @@ import Testing
         }
         let h = CLIHarness()
         for path in leaves(CommandTree.root, []) {
-            #expect(Steppie.handlers[path.joined(separator: " ")] != nil, "\(path)")
+            #expect(CommandTree.parser.node(at: path)?.run != nil, "\(path)")
             let help = h.run(path + ["--help"])
             #expect(help.status == 0)
             #expect(!help.out.contains("⟦"), "missing catalog text in help of \(path): \(help.out)")

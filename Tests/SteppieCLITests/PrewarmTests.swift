@@ -18,3 +18,22 @@ import Testing
         for line in cold { #expect(!Prewarm.speaksInProcess(line), "\(line)") }
     }
 }
+
+/// The prewarm rule is C (it runs before `main`), so it is checked against the command tree: a
+/// line warms espeak-ng exactly when its command writes speech to a `--out FILE.wav`. A command
+/// renamed, added or given such an option without the rule following fails here.
+@Suite struct PrewarmTreeTests {
+    @Test func warmsExactlyTheCommandsThatWriteSpeechToAFile() {
+        let leaves = CommandTreeTests.nodes().filter { $0.1.run != nil }
+        #expect(leaves.count > 50)
+        var warmed: [String] = []
+        for (path, spec) in leaves {
+            let writesSpeech = spec.options.contains { $0.name == "--out" && $0.valueName == "FILE.wav" }
+            let line = path + ["--out", "a.wav", "x"]
+            #expect(Prewarm.speaksInProcess(line) == writesSpeech, "\(path.joined(separator: " "))")
+            #expect(!Prewarm.speaksInProcess(path + ["--help", "--out", "a.wav"]), "\(path)")
+            if writesSpeech { warmed.append(path.joined(separator: " ")) }
+        }
+        #expect(warmed.sorted() == ["feedback preview", "say"])
+    }
+}

@@ -115,12 +115,12 @@ import SteppieStore
         let before = try store.dump()
         let cases: [([String], Int32, String)] = [
             (["schedule", "set", "--set", "School routine", "--days", "monday", "--from", "08:30"], 64,
-             "steppie: --days: \"monday\" is not valid; expected weekdays such as mon,tue,fri (mon…sun), or weekdays, weekend, daily\n"),
+             "steppie: --days: \"monday\" is not valid; expected weekdays such as mon,tue,fri (mon…sun), or weekdays, weekend, daily\nSee: steppie --help\n"),
             (["schedule", "set", "--set", "School routine", "--days", "mon", "--from", "25:00"], 64,
-             "steppie: --from: \"25:00\" is not valid; expected a 24-hour time HH:mm, 00:00…23:59\n"),
-            (["schedule", "set", "--set", "School routine", "--days", "mon"], 64, "steppie: missing argument --from\n"),
+             "steppie: --from: \"25:00\" is not valid; expected a 24-hour time HH:mm, 00:00…23:59\nSee: steppie --help\n"),
+            (["schedule", "set", "--set", "School routine", "--days", "mon"], 64, "steppie: missing argument --from\nSee: steppie --help\n"),
             (["schedule", "clear", "--days", ""], 64,
-             "steppie: --days: \"\" is not valid; expected weekdays such as mon,tue,fri (mon…sun), or weekdays, weekend, daily\n"),
+             "steppie: --days: \"\" is not valid; expected weekdays such as mon,tue,fri (mon…sun), or weekdays, weekend, daily\nSee: steppie --help\n"),
             (["schedule", "set", "--set", "Holiday", "--days", "mon", "--from", "08:30"], 1, "steppie: no routine set Holiday\n"),
         ]
         for (args, status, err) in cases {

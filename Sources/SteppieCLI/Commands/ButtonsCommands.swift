@@ -42,21 +42,13 @@ enum ButtonsCommands {
 
     static func add(_ c: Context) throws -> Int32 {
         let inv = c.invocation
-        guard let raw = inv.argument("PATH") else { throw UsageError.missingArgument("PATH") }
-        if inv.flag("--grab"), inv.flag("--no-grab") { throw UsageError.conflictingOptions("--grab", "--no-grab") }
+        let raw = inv.argument("PATH") ?? ""   // required, and --grab / --no-grab exclusive: the tree's rules
         let path = try DevicePaths.storable(raw, option: "PATH", c)
         do throws(ButtonPathError) { try ButtonPath.checkStorable(path) } catch {
             throw UsageError.refusedValue(option: "PATH", value: raw, reason: ErrorText.button(error.catalogKey, error.arguments, c.text))
         }
-        var keyMap: String?
-        if let text = inv.value("--map") {
-            do throws(ButtonSpecError) {
-                let map = try ButtonMap(parsing: text)
-                keyMap = map == .anyKeyIsDone ? nil : map.description
-            } catch {
-                throw UsageError.refusedValue(option: "--map", value: text, reason: c.text(error.catalogKey, error.arguments))
-            }
-        }
+        // `--map` is typed in the tree (`ButtonMap`): the parser refused a malformed one.
+        let keyMap = inv.typed(ButtonMap.self, "--map").flatMap { $0 == .anyKeyIsDone ? nil : $0.description }
         // The parser has checked the range (`AllowedValues.debounceMilliseconds`).
         let debounce = inv.value("--debounce").flatMap { Int($0) }
         let store = try c.store()

@@ -19,9 +19,6 @@ enum HapticsCommands {
         let inv = c.invocation
         let pulse = inv.value("--audio-pulse")
         let rumbleText = inv.value("--rumble"), logText = inv.value("--log")
-        guard pulse != nil || rumbleText != nil || logText != nil else {
-            throw UsageError.missingArgument("--audio-pulse, --rumble, --log")
-        }
         // nil: leave as it is; .some(nil): none.
         let rumble: String?? = try rumbleText.map { (text: String) throws -> String? in
             if text == "none" { return nil }

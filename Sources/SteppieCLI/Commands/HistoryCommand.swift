@@ -7,8 +7,6 @@ import SteppieStore
 enum HistoryCommand {
     static func run(_ c: Context) throws -> Int32 {
         let inv = c.invocation
-        if inv.value("--date") != nil, inv.value("--month") != nil { throw UsageError.conflictingOptions("--date", "--month") }
-        if inv.value("--date") != nil, inv.value("--routine") != nil { throw UsageError.conflictingOptions("--date", "--routine") }
         let store = try c.store()
         let child = try c.childIncludingArchived()
         if let raw = inv.value("--routine") {

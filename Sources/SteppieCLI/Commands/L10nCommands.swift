@@ -48,11 +48,6 @@ enum L10nCommands {
     static func format(_ c: Context) throws -> Int32 {
         let key = c.invocation.argument("KEY")
         let template = c.invocation.value("--template")
-        switch (key, template) {
-        case (nil, nil): throw UsageError.missingArgument("KEY")
-        case (.some, .some): throw UsageError.conflictingOptions("KEY", "--template")
-        default: break
-        }
         let args = try arguments(c)
         let localizer = Localizer(catalogs: try catalogs(c), environment: c.env.variables)
         let locale = c.text.locale
@@ -69,16 +64,10 @@ enum L10nCommands {
         return 0
     }
 
-    /// The `--arg NAME=VALUE` pairs; a pair without a name or `=` is a usage error naming `--arg`.
+    /// The `--arg NAME=VALUE` pairs (checked by the parser: `NamedArgument`).
     static func arguments(_ c: Context) throws -> [String: String] {
         var args: [String: String] = [:]
-        for pair in c.invocation.values("--arg") {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
-                  MessageTemplate.isValidName(String(pair[..<eq])) else {
-                throw UsageError.invalidValue(option: "--arg", value: pair, expected: "NAME=VALUE")
-            }
-            args[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
+        for pair in c.invocation.allTyped(NamedArgument.self, "--arg") { args[pair.name] = pair.value }
         return args
     }
 

@@ -34,7 +34,6 @@ enum ProfileCommands {
     /// Changes the given profile values; the database is left unchanged when any value is refused.
     static func set(_ c: Context) throws -> Int32 {
         let options = ProfileOptions(invocation: c.invocation)
-        if options.isEmpty { throw UsageError.missingArgument(ProfileOptions.names.joined(separator: " | ")) }
         let child = try c.child()
         let updated = try options.apply(to: child.profile)
         try c.store().updateProfile(childId: child.id, updated, at: c.now)

@@ -14,7 +14,6 @@ enum RecordingCommands {
         let store = try c.store()
         let routine = try store.routine(id: routineId)
         if c.invocation.flag("--remove") {
-            if let file = c.invocation.argument("FILE") { throw UsageError.unexpectedArgument(file) }
             guard let removed = try store.removeRecording(routineId: routineId, locale: locale) else {
                 throw RecordingError.none(title: c.resolve(routine.title), locale: locale)
             }
@@ -22,7 +21,7 @@ enum RecordingCommands {
             c.console.print(c.text("cli.routine.recordingRemoved", ["title": c.resolve(routine.title), "locale": locale]))
             return 0
         }
-        guard let path = c.invocation.argument("FILE") else { throw UsageError.missingArgument("FILE") }
+        let path = c.invocation.argument("FILE") ?? ""   // FILE or --remove: the tree's rules
         let checked = try RecordingImport.check(path)
         guard let directory = store.recordingsDirectory else {
             throw RecordingError.copyFailed(path: ":memory:", reason: "an in-memory database has no folder for recordings")
@@ -44,14 +43,8 @@ enum RecordingCommands {
         return 0
     }
 
-    /// `ko` or `en` from the global `--locale`, which this command requires.
-    private static func recordingLocale(_ c: Context) throws -> String {
-        guard let locale = c.invocation.value("--locale") else { throw UsageError.missingValue(option: "--locale") }
-        guard ["ko", "en"].contains(locale) else {
-            throw UsageError.invalidChoice(option: "--locale", value: locale, choices: ["ko", "en"])
-        }
-        return locale
-    }
+    /// `ko` or `en` from the global `--locale`, which the tree's rules require for this command.
+    private static func recordingLocale(_ c: Context) throws -> String { c.invocation.value("--locale") ?? "ko" }
 
     private static func deleteFile(_ name: String, _ store: Store) {
         guard let directory = store.recordingsDirectory else { return }

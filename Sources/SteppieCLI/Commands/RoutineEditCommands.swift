@@ -31,8 +31,6 @@ enum RoutineEditCommands {
         let inv = c.invocation
         let store = try c.store()
         var r = try store.routine(id: try routineId(c))
-        let fields = ["--title-ko", "--title-en", "--icon", "--color", "--time"]
-        if fields.allSatisfy({ inv.value($0) == nil }) { throw UsageError.missingArgument(fields.joined(separator: " | ")) }
         r.title = try title(from: inv, base: r.title)
         if let icon = inv.value("--icon") { r.icon = .builtin(name: icon) }
         if let color = inv.value("--color") { r.colorToken = colorToken(color) }
@@ -47,7 +45,7 @@ enum RoutineEditCommands {
     static func move(_ c: Context) throws -> Int32 {
         let store = try c.store()
         let id = try routineId(c)
-        guard let to = c.invocation.value("--to") else { throw UsageError.missingValue(option: "--to") }
+        let to = c.invocation.value("--to") ?? ""   // required by the tree
         try store.moveRoutine(id: id, to: try parsePosition(to, option: "--to"), at: c.now)
         c.console.print(c.text("cli.routine.moved", ["title": c.resolve(try store.routine(id: id).title), "position": to]))
         return 0

@@ -55,13 +55,9 @@ enum ScheduleCommands {
     /// Adds or replaces one entry: from `--from` on `--days`, `--set` is the active set.
     static func set(_ c: Context) throws -> Int32 {
         let inv = c.invocation
-        guard let selector = inv.value("--set") else { throw UsageError.missingArgument("--set") }
-        guard let daysText = inv.value("--days") else { throw UsageError.missingArgument("--days") }
-        guard let fromText = inv.value("--from") else { throw UsageError.missingArgument("--from") }
-        let weekdays = try parseDays(daysText, c)
-        guard let start = LocalTime(fromText) else {
-            throw UsageError.invalidValue(option: "--from", value: fromText, expected: c.text("cli.schedule.fromExpected"))
-        }
+        // All three are required and typed by the tree.
+        guard let selector = inv.value("--set"), let weekdays = inv.typed(WeekdayList.self, "--days")?.days,
+              let start = inv.typed(StartTime.self, "--from")?.time else { return Steppie.exitUsage }
         let store = try c.store()
         let child = try c.child()
         let routineSet = try store.resolveSet(childId: child.id, selector)
@@ -73,20 +69,13 @@ enum ScheduleCommands {
 
     /// Removes the schedule on `--days`, or all of it.
     static func clear(_ c: Context) throws -> Int32 {
-        let weekdays = try c.invocation.value("--days").map { try parseDays($0, c) }
+        let weekdays = c.invocation.typed(WeekdayList.self, "--days")?.days
         let store = try c.store()
         let child = try c.child()
         let removed = try store.clearSchedule(childId: child.id, weekdays: weekdays, at: c.now)
         c.console.print(removed == 0 ? c.text("cli.schedule.clearedNothing", ["child": child.displayName])
                                      : c.text("cli.schedule.cleared", ["child": child.displayName, "count": String(removed)]))
         return 0
-    }
-
-    static func parseDays(_ text: String, _ c: Context) throws -> Set<Weekday> {
-        guard let days = Weekday.parseList(text) else {
-            throw UsageError.invalidValue(option: "--days", value: text, expected: c.text("cli.schedule.daysExpected"))
-        }
-        return days
     }
 
     static func dayName(_ day: Weekday, _ c: Context) -> String { c.text("cli.schedule.day.\(day.code)") }

@@ -32,11 +32,7 @@ enum SetCommands {
         var names: [String: String] = [:]
         if let ko = inv.value("--name-ko") { names["ko"] = ko }
         if let en = inv.value("--name-en") { names["en"] = en }
-        switch (template, names.isEmpty) {
-        case (nil, true): throw UsageError.missingArgument("--template | --name-ko/--name-en")
-        case (.some, false): throw UsageError.conflictingOptions("--template", names["ko"] != nil ? "--name-ko" : "--name-en")
-        default: break
-        }
+        // The tree's rules: a template or names, not both.
         let start = try inv.value("--start").map { try Validator.parseTime($0, field: "startTime") }
         let child = try c.child()
         let set = try c.store().createSet(childId: child.id, name: names.isEmpty ? nil : LocalizedText(names),

@@ -10,7 +10,6 @@ enum SetEditCommands {
         var names: [String: String] = [:]
         if let ko = inv.value("--name-ko") { names["ko"] = ko }
         if let en = inv.value("--name-en") { names["en"] = en }
-        if names.isEmpty { throw UsageError.missingArgument("--name-ko | --name-en") }
         let store = try c.store()
         let id = try Ids.parse(inv.argument("SET-ID"), argument: "SET-ID")
         let old = try store.set(id: id)

@@ -45,13 +45,7 @@ enum TodayCommands {
     }
 
     static func complete(_ c: Context) throws -> Int32 {
-        var routineId: UUID?
-        if let raw = c.invocation.argument("ROUTINE-ID") {
-            guard let id = UUID(uuidString: raw) else {
-                throw UsageError.invalidValue(option: "ROUTINE-ID", value: raw, expected: "a routine id (UUID) from `steppie today`")
-            }
-            routineId = id
-        }
+        let routineId = c.invocation.typed(RecordId.self, "ROUTINE-ID")?.id
         if let status = try ServiceCommands.press(c, routineId.map { .card(routineId: $0.lowercased) } ?? .done) { return status }
         return try saveAndReport(c, doneKey: "cli.complete.done") { store, child, day, now in
             try store.complete(childId: child.id, routineId: routineId, day: day, at: now)

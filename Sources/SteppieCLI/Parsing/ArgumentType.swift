@@ -33,8 +33,9 @@ public struct ArgumentType: Sendable, Equatable {
 
 extension Invocation {
     /// The typed value of `option` (its last value), already checked by the parser; nil when absent.
+    /// A positional argument's name (`ROUTINE-ID`) reads the argument.
     public func typed<T: ArgumentValue>(_ type: T.Type, _ option: String) -> T? {
-        value(option).flatMap { try? T.parse(argument: $0).get() }
+        (value(option) ?? argument(option)).flatMap { try? T.parse(argument: $0).get() }
     }
 
     /// Every typed value of a repeatable `option`, in order.

@@ -63,19 +63,38 @@ public struct PositionalSpec: Sendable, Equatable {
     public let choices: [String]?
     /// Values of a shape (a date, a time), checked by the parser.
     public let allowed: AllowedValues?
+    /// The value's type when it has a shape of its own (`RecordId`), parsed before any handler runs.
+    public let type: ArgumentType?
 
     public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false,
-                choices: [String]? = nil, allowed: AllowedValues? = nil) {
+                choices: [String]? = nil, allowed: AllowedValues? = nil, type: ArgumentType? = nil) {
         self.name = name
         self.helpKey = help
         self.optional = optional
         self.variadic = variadic
         self.choices = choices
         self.allowed = allowed
+        self.type = type
     }
 }
 
-/// A node of the command tree, declared as data: a group of subcommands or a runnable leaf.
+/// A rule between a leaf's options and arguments that no single value can say ("one of these",
+/// "not both"), checked by the parser with the values: a line that breaks one is refused (exit 64)
+/// before the handler runs, so nothing is opened or created for it. Names are options as typed
+/// (`--to`) or positionals (`KEY`).
+public enum UsageRule: Sendable, Equatable {
+    /// This option must be given.
+    case required(String)
+    /// At least one of these must be given.
+    case atLeastOne([String])
+    /// Not both.
+    case exclusive(String, String)
+    /// For this command, the option (a global one, say) takes only these values.
+    case choices(String, [String])
+}
+
+/// A node of the command tree, declared as data: a group of subcommands or a runnable leaf, which
+/// carries its handler.
 public struct CommandSpec: Sendable {
     public let name: String
     /// Catalog key of the one-line summary.
@@ -86,15 +105,23 @@ public struct CommandSpec: Sendable {
     /// A group that also runs on its own with its options (`steppie history --date D` beside
     /// `steppie history set …`); a plain group needs a subcommand.
     public let runsWithoutSubcommand: Bool
+    /// What the parser checks across the values (`UsageRule`).
+    public let rules: [UsageRule]
+    /// What runs the command: every leaf has one (and a group that runs on its own), a plain group
+    /// has none (`CommandTreeTests` holds both).
+    public let run: Steppie.Handler?
 
     public init(_ name: String, abstract: String, options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
-                subcommands: [CommandSpec] = [], runsWithoutSubcommand: Bool = false) {
+                subcommands: [CommandSpec] = [], runsWithoutSubcommand: Bool = false, rules: [UsageRule] = [],
+                run: Steppie.Handler? = nil) {
         self.name = name
         self.abstractKey = abstract
         self.options = options
         self.positionals = positionals
         self.subcommands = subcommands
         self.runsWithoutSubcommand = runsWithoutSubcommand
+        self.rules = rules
+        self.run = run
     }
 
     public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }

@@ -1,28 +1,30 @@
 import SteppieCore
+import SteppieInput
 
 // `buttons list|add|remove`, `haptics show|set`: this device's hardware, stored per device and
 // followed by `steppie serve` (issue 12 leftovers).
 extension CommandTree {
     static let deviceArea: [CommandSpec] = [
         CommandSpec("buttons", abstract: "cli.buttons.abstract", subcommands: [
-            CommandSpec("list", abstract: "cli.buttons.list.abstract", options: [json]),
+            CommandSpec("list", abstract: "cli.buttons.list.abstract", options: [json], run: GuardianAccess.looking(ButtonsCommands.list)),
             CommandSpec("add", abstract: "cli.buttons.add.abstract", options: [
-                .value("--map", "MAP", help: "cli.option.buttonMap"),
+                .value("--map", "MAP", help: "cli.option.buttonMap", type: .of(ButtonMap.self)),
                 .value("--child", "NAME|ID", help: "cli.option.buttonOwner"),
                 .flag("--grab", help: "cli.option.grab"),
                 .flag("--no-grab", help: "cli.option.noGrab"),
                 .value("--debounce", "MS", help: "cli.option.debounce", allowed: .debounceMilliseconds),
-            ], positionals: [PositionalSpec("PATH", help: "cli.argument.buttonPath")]),
+            ], positionals: [PositionalSpec("PATH", help: "cli.argument.buttonPath")],
+               rules: [.exclusive("--grab", "--no-grab")], run: GuardianAccess.changing(ButtonsCommands.add)),
             CommandSpec("remove", abstract: "cli.buttons.remove.abstract",
-                        positionals: [PositionalSpec("PATH|ID", help: "cli.argument.buttonSelector")]),
+                        positionals: [PositionalSpec("PATH|ID", help: "cli.argument.buttonSelector")], run: GuardianAccess.changing(ButtonsCommands.remove)),
         ]),
         CommandSpec("haptics", abstract: "cli.haptics.abstract", subcommands: [
-            CommandSpec("show", abstract: "cli.haptics.show.abstract", options: [json]),
+            CommandSpec("show", abstract: "cli.haptics.show.abstract", options: [json], run: GuardianAccess.looking(HapticsCommands.show)),
             CommandSpec("set", abstract: "cli.haptics.set.abstract", options: [
                 .value("--audio-pulse", "ON|OFF", help: "cli.option.audioPulse", choices: onOff),
                 .value("--rumble", "PATH|none", help: "cli.option.rumble"),
                 .value("--log", "FILE|none", help: "cli.option.hapticLog"),
-            ]),
+            ], rules: [.atLeastOne(["--audio-pulse", "--rumble", "--log"])], run: GuardianAccess.changing(HapticsCommands.set)),
         ]),
     ]
 }
@@ -31,14 +33,4 @@ extension AllowedValues {
     /// `buttons add --debounce`: the window a stored button may set, in milliseconds.
     static let debounceMilliseconds = AllowedValues(.integerRange(min: Validator.buttonDebounceRange.lowerBound,
                                                                   max: Validator.buttonDebounceRange.upperBound))
-}
-
-extension Steppie {
-    static let deviceHandlers: [String: Handler] = [
-        "buttons list": GuardianAccess.looking(ButtonsCommands.list),
-        "buttons add": GuardianAccess.changing(ButtonsCommands.add),
-        "buttons remove": GuardianAccess.changing(ButtonsCommands.remove),
-        "haptics show": GuardianAccess.looking(HapticsCommands.show),
-        "haptics set": GuardianAccess.changing(HapticsCommands.set),
-    ]
 }

@@ -11,7 +11,7 @@ extension CommandTree {
             .value("--out", "FILE.wav", help: "cli.option.outWav", kind: .outputFile),
             output, wavFile, noService,
             .flag("--print-spoken", help: "cli.option.printSpoken"),
-        ], positionals: [PositionalSpec("TEXT", help: "cli.argument.text", variadic: true)]),
+        ], positionals: [PositionalSpec("TEXT", help: "cli.argument.text", variadic: true)], run: FeedbackCommands.say),
         CommandSpec("feedback", abstract: "cli.feedback.abstract", subcommands: [
             CommandSpec("preview", abstract: "cli.feedback.preview.abstract", options: [
                 child,
@@ -19,24 +19,15 @@ extension CommandTree {
                 .value("--event", "EVENT", help: "cli.option.event", choices: events),
                 .value("--out", "FILE.wav", help: "cli.option.outWav", kind: .outputFile),
                 output, wavFile, noService,
-            ]),
-            CommandSpec("profiles", abstract: "cli.feedback.profiles.abstract", options: [child, json]),
+            ], run: FeedbackCommands.preview),
+            CommandSpec("profiles", abstract: "cli.feedback.profiles.abstract", options: [child, json], run: GuardianAccess.looking(FeedbackCommands.profiles)),
             CommandSpec("tune", abstract: "cli.feedback.tune.abstract", options: [
                 child,
                 .value("--event", "EVENT", help: "cli.option.event", choices: events),
                 .value("--out-dir", "DIR", help: "cli.option.outDir", kind: .outputFolder),
                 .value("--keep", "INTENSITY", help: "cli.option.keep", choices: ["strong", "normal", "quiet", "off"]),
                 output, wavFile,
-            ]),
+            ], run: FeedbackCommands.tune),
         ]),
-    ]
-}
-
-extension Steppie {
-    static let feedbackHandlers: [String: Handler] = [
-        "say": FeedbackCommands.say,
-        "feedback preview": FeedbackCommands.preview,
-        "feedback profiles": GuardianAccess.looking(FeedbackCommands.profiles),
-        "feedback tune": FeedbackCommands.tune,
     ]
 }

@@ -5,32 +5,33 @@ import SteppieCore
 extension CommandTree {
     static let pinStdin = OptionSpec.flag("--pin-stdin", help: "cli.option.pinStdin")
     static let onOff = ["on", "off"]
-    static let routineId = PositionalSpec("ROUTINE-ID", help: "cli.argument.editRoutineId")
+    static let routineId = PositionalSpec("ROUTINE-ID", help: "cli.argument.editRoutineId", type: .of(RecordId.self))
+    static let setId = PositionalSpec("SET-ID", help: "cli.argument.setId", type: .of(RecordId.self))
 
     static let guardianArea: [CommandSpec] = [
         CommandSpec("guardian", abstract: "cli.guardian.abstract", subcommands: [
-            CommandSpec("set-pin", abstract: "cli.guardian.setPin.abstract", options: [pinStdin]),
-            CommandSpec("unlock", abstract: "cli.guardian.unlock.abstract", options: [pinStdin]),
-            CommandSpec("lock", abstract: "cli.guardian.lock.abstract"),
-            CommandSpec("recover", abstract: "cli.guardian.recover.abstract", options: [pinStdin]),
-            CommandSpec("status", abstract: "cli.guardian.status.abstract", options: [json]),
+            CommandSpec("set-pin", abstract: "cli.guardian.setPin.abstract", options: [pinStdin], run: GuardianCommands.setPin),
+            CommandSpec("unlock", abstract: "cli.guardian.unlock.abstract", options: [pinStdin], run: GuardianCommands.unlock),
+            CommandSpec("lock", abstract: "cli.guardian.lock.abstract", run: GuardianCommands.lock),
+            CommandSpec("recover", abstract: "cli.guardian.recover.abstract", options: [pinStdin], run: GuardianCommands.recover),
+            CommandSpec("status", abstract: "cli.guardian.status.abstract", options: [json], run: GuardianAccess.looking(GuardianCommands.status)),
         ]),
         CommandSpec("children", abstract: "cli.children.abstract", subcommands: [
             CommandSpec("add", abstract: "cli.children.add.abstract",
                         options: [.value("--template", "TEMPLATE", help: "cli.option.template", choices: ["morning", "school", "bedtime"])],
-                        positionals: [PositionalSpec("NAME", help: "cli.argument.childName")]),
+                        positionals: [PositionalSpec("NAME", help: "cli.argument.childName")], run: GuardianAccess.changing(ChildrenCommands.add)),
             CommandSpec("rename", abstract: "cli.children.rename.abstract",
                         positionals: [PositionalSpec("NAME", help: "cli.argument.childSelector"),
-                                      PositionalSpec("NEW", help: "cli.argument.newChildName")]),
+                                      PositionalSpec("NEW", help: "cli.argument.newChildName")], run: GuardianAccess.changing(ChildrenCommands.rename)),
             CommandSpec("archive", abstract: "cli.children.archive.abstract",
-                        positionals: [PositionalSpec("NAME", help: "cli.argument.childSelector")]),
+                        positionals: [PositionalSpec("NAME", help: "cli.argument.childSelector")], run: GuardianAccess.changing(ChildrenCommands.archive)),
             CommandSpec("list", abstract: "cli.children.list.abstract",
-                        options: [json, .flag("--archived", help: "cli.option.archived")]),
+                        options: [json, .flag("--archived", help: "cli.option.archived")], run: GuardianAccess.looking(ChildrenCommands.list)),
             CommandSpec("unarchive", abstract: "cli.children.unarchive.abstract",
-                        positionals: [PositionalSpec("NAME", help: "cli.argument.archivedChild")]),
+                        positionals: [PositionalSpec("NAME", help: "cli.argument.archivedChild")], run: GuardianAccess.changing(ArchivedChildrenCommands.unarchive)),
         ]),
         CommandSpec("profile", abstract: "cli.profile.abstract", subcommands: [
-            CommandSpec("show", abstract: "cli.profile.show.abstract", options: [child, json]),
+            CommandSpec("show", abstract: "cli.profile.show.abstract", options: [child, json], run: GuardianAccess.looking(ProfileCommands.show)),
             CommandSpec("set", abstract: "cli.profile.set.abstract", options: [
                 child,
                 .value("--intensity", "LEVEL", help: "cli.option.intensity", choices: ["strong", "normal", "quiet", "off"]),
@@ -46,9 +47,9 @@ extension CommandTree {
                 .value("--lead-times", "MINUTES", help: "cli.option.leadTimes", allowed: .leadTimes),
                 .value("--quiet-hours", "HH:mm-HH:mm", help: "cli.option.quietHours", allowed: .quietHours),
                 .value("--child-locale", "LOCALE", help: "cli.option.childLocale", choices: ["ko", "en", "system"]),
-            ]),
+            ], rules: [.atLeastOne(ProfileOptions.names)], run: GuardianAccess.changing(ProfileCommands.set)),
         ]),
-        CommandSpec("sets", abstract: "cli.sets.abstract", options: [child, json]),
+        CommandSpec("sets", abstract: "cli.sets.abstract", options: [child, json], run: GuardianAccess.looking(SetCommands.list)),
         CommandSpec("set", abstract: "cli.set.abstract", subcommands: [
             CommandSpec("create", abstract: "cli.set.create.abstract", options: [
                 child,
@@ -57,49 +58,56 @@ extension CommandTree {
                 .value("--name-en", "NAME", help: "cli.option.nameEn"),
                 .flag("--activate", help: "cli.option.activate"),
                 .value("--start", "HH:mm", help: "cli.option.setStart", allowed: .time),
-            ]),
+            ], rules: [.atLeastOne(["--template", "--name-ko", "--name-en"]),
+                       .exclusive("--template", "--name-ko"), .exclusive("--template", "--name-en")], run: GuardianAccess.changing(SetCommands.create)),
             CommandSpec("start-time", abstract: "cli.set.startTime.abstract",
-                        positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId"),
-                                      PositionalSpec("TIME", help: "cli.argument.startTime", allowed: .timeOrNone)]),
+                        positionals: [setId,
+                                      PositionalSpec("TIME", help: "cli.argument.startTime", allowed: .timeOrNone)], run: GuardianAccess.changing(SetCommands.startTime)),
             CommandSpec("activate", abstract: "cli.set.activate.abstract",
-                        positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+                        positionals: [setId], run: GuardianAccess.changing(SetCommands.activate)),
             CommandSpec("rename", abstract: "cli.set.rename.abstract", options: [
                 .value("--name-ko", "NAME", help: "cli.option.nameKo"),
                 .value("--name-en", "NAME", help: "cli.option.nameEn"),
-            ], positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+            ], positionals: [setId], rules: [.atLeastOne(["--name-ko", "--name-en"])],
+               run: GuardianAccess.changing(SetEditCommands.rename)),
             CommandSpec("delete", abstract: "cli.set.delete.abstract",
-                        positionals: [PositionalSpec("SET-ID", help: "cli.argument.setId")]),
+                        positionals: [setId], run: GuardianAccess.changing(SetEditCommands.delete)),
         ]),
         CommandSpec("routine", abstract: "cli.routine.abstract", subcommands: [
             CommandSpec("add", abstract: "cli.routine.add.abstract", options: [
                 child,
-                .value("--set", "SET-ID", help: "cli.option.set"),
-            ] + routineFields + [.value("--position", "N", help: "cli.option.position", allowed: .position)]),
-            CommandSpec("edit", abstract: "cli.routine.edit.abstract", options: routineFields, positionals: [routineId]),
+                .value("--set", "SET-ID", help: "cli.option.set", type: .of(RecordId.self)),
+            ] + routineFields + [.value("--position", "N", help: "cli.option.position", allowed: .position)], run: GuardianAccess.changing(RoutineEditCommands.add)),
+            CommandSpec("edit", abstract: "cli.routine.edit.abstract", options: routineFields, positionals: [routineId],
+                        rules: [.atLeastOne(routineFields.map(\.name))], run: GuardianAccess.changing(RoutineEditCommands.edit)),
             CommandSpec("move", abstract: "cli.routine.move.abstract",
-                        options: [.value("--to", "N", help: "cli.option.to", allowed: .position)], positionals: [routineId]),
-            CommandSpec("activate", abstract: "cli.routine.activate.abstract", positionals: [routineId]),
-            CommandSpec("deactivate", abstract: "cli.routine.deactivate.abstract", positionals: [routineId]),
-            CommandSpec("delete", abstract: "cli.routine.delete.abstract", positionals: [routineId]),
-            CommandSpec("restore", abstract: "cli.routine.restore.abstract", positionals: [routineId]),
+                        options: [.value("--to", "N", help: "cli.option.to", allowed: .position)], positionals: [routineId],
+                        rules: [.required("--to")], run: GuardianAccess.changing(RoutineEditCommands.move)),
+            CommandSpec("activate", abstract: "cli.routine.activate.abstract", positionals: [routineId], run: GuardianAccess.changing(RoutineEditCommands.activate)),
+            CommandSpec("deactivate", abstract: "cli.routine.deactivate.abstract", positionals: [routineId], run: GuardianAccess.changing(RoutineEditCommands.deactivate)),
+            CommandSpec("delete", abstract: "cli.routine.delete.abstract", positionals: [routineId], run: GuardianAccess.changing(RoutineEditCommands.delete)),
+            CommandSpec("restore", abstract: "cli.routine.restore.abstract", positionals: [routineId], run: GuardianAccess.changing(RoutineEditCommands.restore)),
             CommandSpec("record", abstract: "cli.routine.record.abstract",
                         options: [.flag("--remove", help: "cli.option.removeRecording")],
-                        positionals: [routineId, PositionalSpec("FILE", help: "cli.argument.recordingFile", optional: true)]),
+                        positionals: [routineId, PositionalSpec("FILE", help: "cli.argument.recordingFile", optional: true)],
+                        rules: [.required("--locale"), .choices("--locale", ["ko", "en"]),
+                                .exclusive("--remove", "FILE"), .atLeastOne(["FILE", "--remove"])],
+                        run: GuardianAccess.changing(RecordingCommands.record)),
         ]),
         CommandSpec("history", abstract: "cli.history.abstract", options: [
             child,
             .value("--date", "YYYY-MM-DD", help: "cli.option.date", allowed: .date),
             .value("--month", "YYYY-MM", help: "cli.option.month", allowed: .month),
-            .value("--routine", "ROUTINE-ID", help: "cli.option.routine"),
+            .value("--routine", "ROUTINE-ID", help: "cli.option.routine", type: .of(RecordId.self)),
             json,
         ], subcommands: [
             CommandSpec("set", abstract: "cli.history.set.abstract", options: [child, json], positionals: [
                 PositionalSpec("DATE", help: "cli.argument.entryDate", allowed: .date),
-                PositionalSpec("ROUTINE-ID", help: "cli.argument.entryRoutineId"),
+                PositionalSpec("ROUTINE-ID", help: "cli.argument.entryRoutineId", type: .of(RecordId.self)),
                 PositionalSpec("STATE", help: "cli.argument.entryState", choices: ["done", "not-done"]),
-            ]),
-        ], runsWithoutSubcommand: true),
-        CommandSpec("stats", abstract: "cli.stats.abstract", options: [child, json]),
+            ], run: GuardianAccess.changing(HistoryCorrectionCommand.run)),
+        ], runsWithoutSubcommand: true, rules: [.exclusive("--date", "--month"), .exclusive("--date", "--routine")], run: GuardianAccess.looking(HistoryCommand.run)),
+        CommandSpec("stats", abstract: "cli.stats.abstract", options: [child, json], run: GuardianAccess.looking(StatsCommand.run)),
     ]
 
     static let routineFields: [OptionSpec] = [
@@ -108,41 +116,5 @@ extension CommandTree {
         .value("--icon", "NAME", help: "cli.option.icon"),
         .value("--color", "COLOR", help: "cli.option.color", choices: CardColor.allCases.map(\.rawValue)),
         .value("--time", "HH:mm", help: "cli.option.time", allowed: .timeOrNone),
-    ]
-}
-
-extension Steppie {
-    /// Guardian commands. `changing` ones need guardian mode when a PIN is set; `looking` ones only
-    /// extend a running session. The PIN commands manage the session themselves.
-    static let guardianHandlers: [String: Handler] = [
-        "guardian set-pin": GuardianCommands.setPin,
-        "guardian unlock": GuardianCommands.unlock,
-        "guardian lock": GuardianCommands.lock,
-        "guardian recover": GuardianCommands.recover,
-        "guardian status": GuardianAccess.looking(GuardianCommands.status),
-        "children add": GuardianAccess.changing(ChildrenCommands.add),
-        "children rename": GuardianAccess.changing(ChildrenCommands.rename),
-        "children archive": GuardianAccess.changing(ChildrenCommands.archive),
-        "children list": GuardianAccess.looking(ChildrenCommands.list),
-        "children unarchive": GuardianAccess.changing(ArchivedChildrenCommands.unarchive),
-        "profile show": GuardianAccess.looking(ProfileCommands.show),
-        "profile set": GuardianAccess.changing(ProfileCommands.set),
-        "sets": GuardianAccess.looking(SetCommands.list),
-        "set create": GuardianAccess.changing(SetCommands.create),
-        "set activate": GuardianAccess.changing(SetCommands.activate),
-        "set start-time": GuardianAccess.changing(SetCommands.startTime),
-        "set rename": GuardianAccess.changing(SetEditCommands.rename),
-        "set delete": GuardianAccess.changing(SetEditCommands.delete),
-        "routine add": GuardianAccess.changing(RoutineEditCommands.add),
-        "routine edit": GuardianAccess.changing(RoutineEditCommands.edit),
-        "routine move": GuardianAccess.changing(RoutineEditCommands.move),
-        "routine activate": GuardianAccess.changing(RoutineEditCommands.activate),
-        "routine deactivate": GuardianAccess.changing(RoutineEditCommands.deactivate),
-        "routine delete": GuardianAccess.changing(RoutineEditCommands.delete),
-        "routine restore": GuardianAccess.changing(RoutineEditCommands.restore),
-        "routine record": GuardianAccess.changing(RecordingCommands.record),
-        "history": GuardianAccess.looking(HistoryCommand.run),
-        "history set": GuardianAccess.changing(HistoryCorrectionCommand.run),
-        "stats": GuardianAccess.looking(StatsCommand.run),
     ]
 }

@@ -2,25 +2,17 @@
 extension CommandTree {
     static let scheduleArea: [CommandSpec] = [
         CommandSpec("schedule", abstract: "cli.schedule.abstract", subcommands: [
-            CommandSpec("show", abstract: "cli.schedule.show.abstract", options: [child, json]),
+            CommandSpec("show", abstract: "cli.schedule.show.abstract", options: [child, json], run: GuardianAccess.looking(ScheduleCommands.show)),
             CommandSpec("set", abstract: "cli.schedule.set.abstract", options: [
                 child,
                 .value("--set", "SET", help: "cli.option.scheduleSet"),
-                .value("--days", "DAYS", help: "cli.option.days"),
-                .value("--from", "HH:mm", help: "cli.option.from"),
-            ]),
+                .value("--days", "DAYS", help: "cli.option.days", type: .of(WeekdayList.self)),
+                .value("--from", "HH:mm", help: "cli.option.from", type: .of(StartTime.self)),
+            ], rules: [.required("--set"), .required("--days"), .required("--from")], run: GuardianAccess.changing(ScheduleCommands.set)),
             CommandSpec("clear", abstract: "cli.schedule.clear.abstract", options: [
                 child,
-                .value("--days", "DAYS", help: "cli.option.clearDays"),
-            ]),
+                .value("--days", "DAYS", help: "cli.option.clearDays", type: .of(WeekdayList.self)),
+            ], run: GuardianAccess.changing(ScheduleCommands.clear)),
         ]),
-    ]
-}
-
-extension Steppie {
-    static let scheduleHandlers: [String: Handler] = [
-        "schedule show": GuardianAccess.looking(ScheduleCommands.show),
-        "schedule set": GuardianAccess.changing(ScheduleCommands.set),
-        "schedule clear": GuardianAccess.changing(ScheduleCommands.clear),
     ]
 }

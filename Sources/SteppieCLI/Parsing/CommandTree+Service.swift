@@ -11,16 +11,9 @@ extension CommandTree {
             .value("--child", "NAME", help: "cli.option.buttonChild"),
             .value("--http", "ADDR:PORT|none", help: "cli.option.http", type: .of(LoopbackAddress.self)),
             .optionalValue("--guardian-lan", "[ADDR[:PORT]]", help: "cli.option.guardianLAN", type: .of(LANAddress.self)),
-        ]),
+        ], run: ServiceCommands.serve),
         CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
-            CommandSpec("status", abstract: "cli.service.status.abstract", options: [json]),
+            CommandSpec("status", abstract: "cli.service.status.abstract", options: [json], run: ServiceCommands.status),
         ]),
-    ]
-}
-
-extension Steppie {
-    static let serviceHandlers: [String: Handler] = [
-        "serve": ServiceCommands.serve,
-        "service status": ServiceCommands.status,
     ]
 }

@@ -82,6 +82,9 @@ public struct Parser: Sendable {
                 k = positionals.count
             } else if k < positionals.count {
                 try check(positionals[k], name: spec.name, choices: spec.choices, allowed: spec.allowed)
+                if let type = spec.type, let refusal = type.check(positionals[k]) {
+                    throw .refused(option: spec.name, value: positionals[k], refusal)
+                }
                 inv.positionals[spec.name] = [positionals[k]]
                 k += 1
             } else if !spec.optional {
@@ -89,7 +92,29 @@ public struct Parser: Sendable {
             }
         }
         if k < positionals.count { throw .unexpectedArgument(positionals[k]) }
+        try checkRules(node.rules, inv)
         return inv
+    }
+
+    /// The leaf's rules across its values, in the order declared.
+    private func checkRules(_ rules: [UsageRule], _ inv: Invocation) throws(UsageError) {
+        func given(_ name: String) -> Bool {
+            inv.flags.contains(name) || !(inv.options[name] ?? []).isEmpty || !(inv.positionals[name] ?? []).isEmpty
+        }
+        for rule in rules {
+            switch rule {
+            case .required(let name):
+                if !given(name) { throw .missingArgument(name) }
+            case .atLeastOne(let names):
+                if !names.contains(where: given) { throw .missingArgument(names.joined(separator: " | ")) }
+            case .exclusive(let a, let b):
+                if given(a) && given(b) { throw .conflictingOptions(a, b) }
+            case .choices(let name, let choices):
+                for value in inv.options[name] ?? [] where !choices.contains(value) {
+                    throw .invalidChoice(option: name, value: value, choices: choices)
+                }
+            }
+        }
     }
 
     private func take(_ spec: OptionSpec, _ tokens: [String], _ i: inout Int, into inv: inout Invocation) throws(UsageError) {

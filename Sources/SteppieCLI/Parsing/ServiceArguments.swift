@@ -63,3 +63,12 @@ extension ButtonSpec: ArgumentValue {
         }
     }
 }
+
+/// `buttons add --map MAP`: which keys mean done, undo and next (docs/buttons.md).
+extension ButtonMap: ArgumentValue {
+    public static func parse(argument text: String) -> Result<ButtonMap, ArgumentRefusal> {
+        do throws(ButtonSpecError) { return .success(try ButtonMap(parsing: text)) } catch {
+            return .failure(.reason(key: error.catalogKey, arguments: error.arguments))
+        }
+    }
+}
