@@ -3,7 +3,7 @@ import SteppieCore
 import SteppieStore
 
 /// Runs child mode: feeds events to the pure reducer and executes its effects with the store,
-/// the cue player and one undo timer, on an injected clock. Notices a new local day, changes
+/// the cue player, one undo timer and the event log, on an injected clock. Notices a new local day, changes
 /// made by other processes, and due reminders on `poll`.
 public final class ChildModeRuntime {
     public private(set) var state: ChildModeState
@@ -105,14 +105,11 @@ public final class ChildModeRuntime {
         var queue = [event]
         while !queue.isEmpty {
             let e = queue.removeFirst()
-            let before = state
-            let effects = ChildModeReducer.reduce(&state, e)
-            record(e, before: before)
-            for effect in effects { queue += execute(effect) }
+            for effect in ChildModeReducer.reduce(&state, e) { queue += execute(effect, of: e) }
         }
     }
 
-    private func execute(_ effect: ChildModeEffect) -> [ChildModeEvent] {
+    private func execute(_ effect: ChildModeEffect, of event: ChildModeEvent) -> [ChildModeEvent] {
         switch effect {
         case .persistCompletion(let routineId, let day, let at):
             do {
@@ -143,72 +140,21 @@ public final class ChildModeRuntime {
             undoTimer = nil
         case .play(let cue):
             player.play(cue, plan: state.plan, child: child)
-            recordCue(cue)
+        case .log(let entry):
+            write(entry, of: event)
         }
         return []
     }
 
     // MARK: Events for other front ends
 
-    private func record(_ event: ChildModeEvent, before: ChildModeState) {
+    /// Writes one line the reducer asked for, with the state as the event left it. A step's own
+    /// lines carry the event's instant; a cue's line is written right after its `play` ran and
+    /// carries the instant it was played.
+    private func write(_ entry: ChildModeLogEntry, of event: ChildModeEvent) {
         guard let events else { return }
-        let now = event.now
-        let focus = state.focus.flatMap { state.plan.item($0)?.routine }
-        switch event {
-        case .completionSaved where before.saving != nil && state.saving == nil:
-            events.record(.completed, routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
-        case .completionFailed where before.saving != nil:
-            events.record(.saveFailed, routine: before.saving.flatMap { state.plan.item($0.routineId)?.routine }, state: state, at: now)
-        case .undoSaved where before.saving != nil:
-            events.record(.undone, routine: focus, state: state, at: now)
-        case .undoFailed where before.saving != nil:
-            events.record(.undoFailed, routine: focus, state: state, at: now)
-        case .undoPressed:
-            // Every refused press is said, the second one too (the notice was already showing).
-            if before.saving == nil, state.saving == nil, state.notice == .undoRefused {
-                events.record(.undoRefused, routine: focus, state: state, at: now)
-            }
-            recordTransitions(before: before, focus: focus, at: now)
-        case .planChanged where state.plan != before.plan:
-            events.record(.planChanged, routine: focus, state: state, at: now)
-            if state.focus != before.focus, let focus { events.record(.focus, routine: focus, state: state, at: now) }
-        default:
-            recordTransitions(before: before, focus: focus, at: now)
-        }
-    }
-
-    /// A new day, a new focus, all done. A focus is told only with its card: at midnight nothing is
-    /// focused until the new day's plan arrives, and then its first card is the focus event.
-    private func recordTransitions(before: ChildModeState, focus: Routine?, at now: Date) {
-        guard let events else { return }
-        if state.day != before.day { events.record(.dayChanged, routine: focus, state: state, at: now) }
-        if state.focus != before.focus, let focus { events.record(.focus, routine: focus, state: state, at: now) }
-        if state.isAllDone && !before.isAllDone { events.record(.allDone, routine: nil, state: state, at: now) }
-    }
-
-    private func recordCue(_ cue: ChildCue) {
-        guard let events else { return }
-        let now = clock.now()
-        switch cue {
-        case .announce(let id), .completed(let id), .undone(let id), .next(let id):
-            events.record(.cue, routine: state.plan.item(id)?.routine, state: state, at: now, cue: cueName(cue))
-        case .reminder(let id, let minutes):
-            events.record(.cue, routine: state.plan.item(id)?.routine, state: state, at: now, cue: "reminder", minutes: minutes)
-        case .allDone, .error, .setStartsAt:
-            events.record(.cue, routine: nil, state: state, at: now, cue: cueName(cue))
-        }
-    }
-
-    func cueName(_ cue: ChildCue) -> String {
-        switch cue {
-        case .announce: "announce"
-        case .completed: "completed"
-        case .undone: "undone"
-        case .next: "next"
-        case .allDone: "allDone"
-        case .reminder: "reminder"
-        case .setStartsAt: "setStartsAt"
-        case .error: "error"
-        }
+        let at = entry.kind == .cue ? clock.now() : event.now
+        events.record(entry.kind, routine: entry.routineId.flatMap { state.plan.item($0)?.routine }, state: state, at: at,
+                      cue: entry.cue, minutes: entry.minutes)
     }
 }

@@ -3,7 +3,8 @@ import SteppieCore
 import SteppieFiles
 
 /// One JSON object per line for other front ends (a kiosk screen, a big-button controller):
-/// every transition and every cue, with type, activity id, title, time and progress.
+/// every transition and every cue, with type, activity id, title, time and progress. The lines
+/// are the reducer's `.log` effects; `ChildModeRuntime` writes them here.
 ///
 /// A write that fails (a closed pipe, a full disk) turns the log off and is reported once through
 /// `onFailure`; child mode goes on.
@@ -64,9 +65,8 @@ public final class EventLog {
 /// One line of the event log (`docs/child-mode.md`, "Event log"). Keys without a value are left
 /// out: `activityId` and `title` when no routine is concerned, `cue` and `minutes` unless a cue.
 public struct EventLogRecord: Codable, Equatable, Sendable {
-    public enum Kind: String, Codable, CaseIterable, Sendable {
-        case completed, saveFailed, undone, undoFailed, undoRefused, planChanged, focus, dayChanged, allDone, cue
-    }
+    /// The kinds the reducer logs (`ChildModeEffect.log`).
+    public typealias Kind = ChildModeLogEntry.Kind
 
     public struct Progress: Codable, Equatable, Sendable {
         public var completed: Int

@@ -79,6 +79,36 @@ import SteppieStore
         #expect(r.state.plan.total == before - 1)
     }
 
+    /// The reducer's `.log` effects become the event log's lines in the order they ran: the step's
+    /// own lines at the event's instant, each cue's line once the player returned (here a player
+    /// that takes a quarter of a second), with the routine's id and title from the plan.
+    @Test func theLogEffectsAreWrittenAsTheyRun() throws {
+        let f = try RuntimeFixture()
+        let path = f.directory.appendingPathComponent("events.jsonl").path
+        let r = try ChildModeRuntime(store: f.faulty, child: f.child, clock: f.clock, player: SlowCuePlayer(f.clock),
+                                     events: try EventLog.open(path, zone: f.zone, locale: "en"))
+        let t0 = f.clock.now()
+        r.start()
+        r.done()
+        r.undo()
+        r.undo()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(EventLogRecord.self, from: Data($0.utf8)) }
+        let first = try #require(r.state.plan.current?.routine.id.uuidString.lowercased())
+        let seen = lines.map { [$0.type.rawValue, $0.cue ?? "-", $0.activityId == first ? "first" : "?", $0.title ?? "-",
+                                "\($0.progress.completed)", $0.time] }
+        func at(_ s: Double) -> String { Timestamp.format(t0.addingTimeInterval(s), in: f.zone) }
+        #expect(seen == [
+            ["focus", "-", "first", "Wake up", "0", at(0)],
+            ["cue", "announce", "first", "Wake up", "0", at(0.25)],
+            ["completed", "-", "first", "Wake up", "1", at(0.25)],
+            ["cue", "completed", "first", "Wake up", "1", at(0.5)],
+            ["undone", "-", "first", "Wake up", "0", at(0.5)],
+            ["cue", "undone", "first", "Wake up", "0", at(0.75)],
+            ["undoRefused", "-", "first", "Wake up", "0", at(0.75)],
+        ], "\(seen)")
+    }
+
     @Test func profileChangedIsAReducerEvent() {
         let day = LocalDay(year: 2026, month: 3, day: 2) ?? LocalDay(Date(), in: .current)
         var state = ChildModeState(timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current, profile: FeedbackProfile(),
@@ -90,4 +120,13 @@ import SteppieStore
         #expect(effects.isEmpty)
         #expect(state.undoDurationSeconds == 3 && state.leadTimes == [10])
     }
+}
+
+/// A player whose every cue takes a quarter of a second of the manual clock.
+private final class SlowCuePlayer: CuePlayer {
+    let clock: ManualWallClock
+    init(_ clock: ManualWallClock) { self.clock = clock }
+    func play(_ cue: ChildCue, plan: DayPlan, child: Child) { clock.advance(by: 0.25) }
+    func update(child: Child) {}
+    func dataChanged() {}
 }

@@ -69,4 +69,6 @@ public enum ChildModeEffect: Equatable, Sendable {
     case cancelUndoTimer
     /// Load the plan of `day` and send it back as `planChanged`.
     case reloadPlan(day: LocalDay)
+    /// Write one line of the event log (when there is one), after the effects before it ran.
+    case log(ChildModeLogEntry)
 }

@@ -9,8 +9,23 @@ import Foundation
 /// local date changed is refused; the window's end or "next" advances and announces; all-done
 /// after the last activity; reminders at each lead time before a scheduled time, never in quiet
 /// hours.
+///
+/// The event log is derived here too: every step returns its log lines as `.log` effects, first the
+/// lines of the step itself (`ChildModeLogEntry.transitions`), then each cue's line right after its
+/// `play`, so a runtime executing the effects in order writes them in the order they happened.
 public enum ChildModeReducer {
     public static func reduce(_ state: inout ChildModeState, _ event: ChildModeEvent) -> [ChildModeEffect] {
+        let before = state
+        let effects = step(&state, event)
+        return ChildModeLogEntry.transitions(of: event, from: before, to: state).map(ChildModeEffect.log)
+            + effects.flatMap { effect -> [ChildModeEffect] in
+                guard case .play(let cue) = effect else { return [effect] }
+                return [effect, .log(.played(cue))]
+            }
+    }
+
+    /// The rules: the new state and the effects without the log.
+    private static func step(_ state: inout ChildModeState, _ event: ChildModeEvent) -> [ChildModeEffect] {
         let now = event.now
         var effects: [ChildModeEffect] = []
         // A new local day comes first. A press that arrives with it was aimed at yesterday's
