@@ -50,6 +50,22 @@ public struct RestorePlan: Sendable, Equatable, Codable {
 }
 
 extension RestorePlan {
+    /// What a restore does to the device's guardian PIN: one rule, said by the command line's
+    /// confirmation and the backup page's.
+    public enum PinChange: String, Sendable {
+        /// A phone backup into one child: the device's PIN stays.
+        case kept
+        /// A Linux backup with a PIN: the backup's PIN and recovery code replace the device's.
+        case replaced
+        /// A Linux backup without a PIN, or a phone backup of the whole device: none afterwards.
+        case none
+    }
+
+    public var pinChange: PinChange {
+        if scope?.kind == .child || sourcePlatform != .linux { return needsNewPin ? .none : .kept }
+        return needsNewPin ? .none : .replaced
+    }
+
     /// What a restore does to the weekly schedules, for a confirmation to say.
     public enum ScheduleChange: Equatable, Sendable {
         /// The backup's slots replace the `current` ones on the device.

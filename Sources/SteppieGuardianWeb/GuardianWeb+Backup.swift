@@ -71,7 +71,7 @@ extension GuardianWeb {
         }
         if let schedules { h += "<p data-count=\"schedules\">\(schedules)</p>" }
         // What happens to the guardian PIN, said before it happens.
-        h += "<p class=\"pin-change\" data-pin-change=\"\(Self.pinChange(plan).rawValue)\">\(r.t("web.backup.pin.\(Self.pinChange(plan).rawValue)"))</p>"
+        h += "<p class=\"pin-change\" data-pin-change=\"\(plan.pinChange.rawValue)\">\(r.t("web.backup.pin.\(plan.pinChange.rawValue)"))</p>"
         h += "<form method=\"post\" action=\"/guardian/backup/confirm\" data-form=\"backup-confirm\" class=\"inline\">\(r.csrf)"
         h += "<input type=\"hidden\" name=\"upload\" value=\"\(pending.token)\">"
         // The PIN again, as the command line asks for it: a session left open is not enough to
@@ -179,20 +179,6 @@ extension GuardianWeb {
     }
 
 
-    /// What a restore does to the device's guardian PIN.
-    enum PinChange: String {
-        /// A phone backup into one child: the device's PIN stays.
-        case kept
-        /// A Linux backup with a PIN: the backup's PIN and recovery code replace the device's.
-        case replaced
-        /// A Linux backup without a PIN, or a phone backup of the whole device: none afterwards.
-        case none
-    }
-
-    static func pinChange(_ plan: RestorePlan) -> PinChange {
-        if plan.scope?.kind == .child || plan.sourcePlatform != .linux { return plan.needsNewPin ? .none : .kept }
-        return plan.needsNewPin ? .none : .replaced
-    }
 
     /// The PIN typed on the confirmation, checked under this origin's backoff; nil when accepted,
     /// else the page to show (the upload stays waiting).
@@ -240,7 +226,7 @@ extension GuardianWeb {
                          assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                          at: r.now, confirm: { $0.checksum == staged.plan.checksum })
             r.nextNotice = r.t("web.backup.restored", ["routines": String(report.plan.counts.routines), "logs": String(report.plan.counts.dailyLogs)])
-            if Self.pinChange(staged.plan) == .replaced { r.nextNotice = (r.nextNotice ?? "") + " " + r.t("web.backup.restoredPin") }
+            if staged.plan.pinChange == .replaced { r.nextNotice = (r.nextNotice ?? "") + " " + r.t("web.backup.restoredPin") }
             r.pinReplaced = true
             return .seeOther("/guardian/")
         } catch let error as BackupError {

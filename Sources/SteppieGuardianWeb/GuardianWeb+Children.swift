@@ -90,9 +90,9 @@ extension GuardianWeb {
             try r.store.transaction {
                 if name != child.displayName { try r.store.renameChild(id: child.id, to: name, at: r.now) }
                 if locale != child.profile.locale {
-                    var profile = child.profile
-                    profile.locale = locale
-                    try r.store.updateProfile(childId: child.id, profile, at: r.now)
+                    var patch = ProfilePatch()
+                    patch.locale = locale.map { .set($0) } ?? .clear
+                    try r.store.updateProfile(childId: child.id, patch, at: r.now)
                 }
             }
             r.nextNotice = r.t("web.saved")

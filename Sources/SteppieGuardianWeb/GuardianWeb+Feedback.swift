@@ -90,20 +90,23 @@ extension GuardianWeb {
     }
 
     func saveFeedback(_ r: inout Request, _ child: Child) -> WebResponse {
-        var p = child.profile
+        var patch = ProfilePatch()
         do {
-            try readProfile(r.web.form, into: &p)
-            try r.store.updateProfile(childId: child.id, p, at: r.now)
+            try readProfile(r.web.form, into: &patch)
+            try r.store.updateProfile(childId: child.id, patch, at: r.now)
             r.nextNotice = r.t("web.saved")
             return .seeOther("/guardian/child/\(child.id.lowercased)/feedback")
         } catch {
-            return feedbackPage(r, child, profile: p, status: 400, error: r.pageError(error))
+            // The form again with what was typed, the refused field marked.
+            return feedbackPage(r, child, profile: patch.merged(into: child.profile), status: 400, error: r.pageError(error))
         }
     }
 
-    /// The form's fields onto a profile, each checked by the contract (the first bad one throws,
-    /// naming its field). Unchecked boxes are absent from a form: off.
-    func readProfile(_ form: [String: String], into p: inout FeedbackProfile) throws {
+    /// The form's fields as a `ProfilePatch` (its rules are checked by the store, as for the
+    /// command line). A field that is not a number throws `FormError` naming it, the fields read
+    /// before it kept in `patch`. Unchecked boxes are absent from a form: off; an empty number
+    /// field leaves its value as it is.
+    func readProfile(_ form: [String: String], into patch: inout ProfilePatch) throws {
         func decimal(_ name: String) throws -> Double? {
             guard let text = form[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             guard let v = Double(text), v.isFinite else { throw FormError(field: name, key: "web.error.number") }
@@ -116,41 +119,32 @@ extension GuardianWeb {
         }
         if let raw = form["intensity"] {
             guard let intensity = FeedbackIntensity(rawValue: raw) else { throw FormError(field: "intensity", key: "web.error.choice") }
-            p.intensity = intensity
+            patch.intensity = intensity
         }
-        p.soundEnabled = form["soundEnabled"] == "on"
-        p.ttsEnabled = form["ttsEnabled"] == "on"
-        p.hapticEnabled = form["hapticEnabled"] == "on"
-        if let v = try decimal("ttsRate") { try Validator.ttsRate(v); p.ttsRate = v }
-        if let v = try decimal("ttsVolume") { try Validator.ttsVolume(v); p.ttsVolume = v }
-        if let v = try decimal("volumeCap") { try Validator.volumeCap(v); p.volumeCap = v }
-        if let v = try whole("pitch") { try Validator.pitch(v); p.pitch = v }
-        if let v = form["voiceVariant"]?.trimmingCharacters(in: .whitespaces) {
-            if v.isEmpty { p.voiceVariant = nil } else { try Validator.voiceVariant(v); p.voiceVariant = v }
-        }
-        if let v = try whole("undoDurationSeconds") { try Validator.undoDuration(v); p.undoDurationSeconds = v }
+        patch.soundEnabled = form["soundEnabled"] == "on"
+        patch.ttsEnabled = form["ttsEnabled"] == "on"
+        patch.hapticEnabled = form["hapticEnabled"] == "on"
+        patch.ttsRate = try decimal("ttsRate")
+        patch.ttsVolume = try decimal("ttsVolume")
+        patch.volumeCap = try decimal("volumeCap")
+        patch.pitch = try whole("pitch")
+        if let v = form["voiceVariant"]?.trimmingCharacters(in: .whitespaces) { patch.voiceVariant = v.isEmpty ? .clear : .set(v) }
+        patch.undoDurationSeconds = try whole("undoDurationSeconds")
         if let text = form["notificationLeadTimes"] {
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            let minutes = try parts.map { part -> Int in
+            patch.notificationLeadTimes = try parts.map { part -> Int in
                 guard let m = Int(part) else { throw FormError(field: "notificationLeadTimes", key: "web.error.whole") }
                 return m
             }
-            try Validator.leadTimes(minutes)
-            p.notificationLeadTimes = minutes
         }
         let start = form["quietHoursStart"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let end = form["quietHoursEnd"]?.trimmingCharacters(in: .whitespaces) ?? ""
         if start.isEmpty && end.isEmpty {
-            p.quietHoursStart = nil
-            p.quietHoursEnd = nil
+            patch.quietHours = .clear
         } else {
-            let s = try Validator.parseTime(start, field: "quietHours")
-            let e = try Validator.parseTime(end, field: "quietHours")
-            try Validator.quietHours(start: s, end: e)
-            p.quietHoursStart = s
-            p.quietHoursEnd = e
+            patch.quietHours = .set(.init(start: try Validator.parseTime(start, field: "quietHours"),
+                                          end: try Validator.parseTime(end, field: "quietHours")))
         }
-        try Validator.profile(p)
     }
 
     /// "Play on the device": the engine plays the cue on the device's speaker (nothing in the browser).

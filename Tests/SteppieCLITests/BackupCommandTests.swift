@@ -32,6 +32,9 @@ import SteppieStore
         let right = LinesFeeder(["1234"])
         let restored = h.run(["backup", "restore", archive, "--pin-stdin", "--db", other], readLine: right.next)
         #expect(restored.status == 0, "\(restored.err)")
+        // The confirmation says what happens to the PIN, by the same rule as the backup page
+        // (`RestorePlan.pinChange`): this backup was made without one.
+        #expect(restored.err.contains("The restored device has no guardian PIN: set a new one afterwards"), "\(restored.err)")
         let store = try Store(path: other, timeZone: h.zone)
         #expect(try store.children().map(\.displayName) == ["Mina"])
         #expect(try store.integrityProblems().isEmpty)

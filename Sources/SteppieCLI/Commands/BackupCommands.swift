@@ -106,7 +106,7 @@ enum BackupCommands {
 
     /// Shows what will be replaced, then asks for the guardian PIN when one is set.
     static func confirm(_ plan: RestorePlan, _ c: Context, _ store: Store) throws -> Bool {
-        if !c.json { c.console.error(summary(plan, c)) }
+        if !c.json { c.console.error(summary(plan, c) + "\n" + c.text("cli.backup.pin.\(plan.pinChange.rawValue)")) }
         guard try store.guardianState().hasPin else { return true }
         let pin = try SecretReader(c).read("guardian.pin.prompt")
         try Validator.pin(pin)

@@ -135,9 +135,9 @@ enum FeedbackCommands {
             throw UsageError.invalidChoice(option: "--keep", value: keepText, choices: FeedbackIntensity.allCases.map(\.rawValue))
         }
         try GuardianAccess.requireUnlocked(c)
-        var profile = child.profile
-        profile.intensity = keep
-        try store.updateProfile(childId: child.id, profile, at: c.now)
+        var patch = ProfilePatch()
+        patch.intensity = keep
+        try store.updateProfile(childId: child.id, patch, at: c.now)
         c.console.print(c.text("cli.feedback.kept", ["intensity": c.text("feedback.intensity.\(keep.rawValue)")]))
         return 0
     }

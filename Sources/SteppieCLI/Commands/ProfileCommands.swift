@@ -33,10 +33,8 @@ enum ProfileCommands {
 
     /// Changes the given profile values; the database is left unchanged when any value is refused.
     static func set(_ c: Context) throws -> Int32 {
-        let options = ProfileOptions(invocation: c.invocation)
         let child = try c.child()
-        let updated = try options.apply(to: child.profile)
-        try c.store().updateProfile(childId: child.id, updated, at: c.now)
+        try c.store().updateProfile(childId: child.id, ProfileOptions(invocation: c.invocation).patch, at: c.now)
         c.console.print(c.text("cli.profile.updated", ["child": child.displayName]))
         return 0
     }

@@ -1,73 +1,38 @@
 import SteppieCore
 
-/// Applies `steppie profile set` options to a feedback profile. The parser has already refused
-/// values outside the ranges the command tree declares (exit 64, `AllowedValues`); what is left
-/// to the contract (a voice name, the whole profile) throws `ContractViolation` (exit 1).
+/// `steppie profile set` options as a `ProfilePatch`. The parser has already refused values
+/// outside the ranges the command tree declares (exit 64, `AllowedValues`), so this only reads
+/// the text; the rules are the patch's (`ProfilePatch.applied`, through the store), the same as
+/// for the guardian's feedback page.
 struct ProfileOptions {
     let invocation: Invocation
-
-    /// True when at least one profile option was given.
-    var isEmpty: Bool { ProfileOptions.names.allSatisfy { invocation.value($0) == nil } }
 
     static let names = ["--intensity", "--sound", "--speech", "--haptic", "--tts-rate", "--tts-volume", "--volume-cap",
                         "--pitch", "--voice", "--undo", "--lead-times", "--quiet-hours", "--child-locale"]
 
-    /// `profile` with every given option applied and checked.
-    func apply(to profile: FeedbackProfile) throws -> FeedbackProfile {
-        var p = profile
-        if let v = invocation.value("--intensity").flatMap(FeedbackIntensity.init(rawValue:)) { p.intensity = v }
-        if let v = invocation.value("--sound") { p.soundEnabled = v == "on" }
-        if let v = invocation.value("--speech") { p.ttsEnabled = v == "on" }
-        if let v = invocation.value("--haptic") { p.hapticEnabled = v == "on" }
-        if let v = try number("--tts-rate") { try Validator.ttsRate(v); p.ttsRate = v }
-        if let v = try number("--tts-volume") { try Validator.ttsVolume(v); p.ttsVolume = v }
-        if let v = try number("--volume-cap") { try Validator.volumeCap(v); p.volumeCap = v }
-        if let v = try integer("--pitch", invocation.value("--pitch")) { try Validator.pitch(v); p.pitch = v }
-        if let v = invocation.value("--voice") {
-            if v == "default" { p.voiceVariant = nil } else { try Validator.voiceVariant(v); p.voiceVariant = v }
+    var patch: ProfilePatch {
+        var patch = ProfilePatch()
+        let value = invocation.value
+        patch.intensity = value("--intensity").flatMap(FeedbackIntensity.init(rawValue:))
+        patch.soundEnabled = value("--sound").map { $0 == "on" }
+        patch.ttsEnabled = value("--speech").map { $0 == "on" }
+        patch.hapticEnabled = value("--haptic").map { $0 == "on" }
+        patch.ttsRate = value("--tts-rate").flatMap(Double.init)
+        patch.ttsVolume = value("--tts-volume").flatMap(Double.init)
+        patch.volumeCap = value("--volume-cap").flatMap(Double.init)
+        patch.pitch = value("--pitch").flatMap { Int($0) }
+        patch.voiceVariant = value("--voice").map { $0 == "default" ? .clear : .set($0) }
+        patch.undoDurationSeconds = value("--undo").flatMap { Int($0) }
+        patch.notificationLeadTimes = value("--lead-times").map { text in
+            text == "none" ? [] : text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         }
-        if let v = try integer("--undo", invocation.value("--undo")) { try Validator.undoDuration(v); p.undoDurationSeconds = v }
-        if let v = invocation.value("--lead-times") {
-            let minutes = v == "none" ? [] : try v.split(separator: ",", omittingEmptySubsequences: false)
-                .map { try integer("--lead-times", String($0).trimmingCharacters(in: .whitespaces)) ?? 0 }
-            try Validator.leadTimes(minutes)
-            p.notificationLeadTimes = minutes
+        patch.quietHours = value("--quiet-hours").flatMap { text -> ProfilePatch.Change<ProfilePatch.QuietHours>? in
+            if text == "none" { return .clear }
+            let parts = text.split(separator: "-").map(String.init)
+            guard parts.count == 2, let start = LocalTime(parts[0]), let end = LocalTime(parts[1]) else { return nil }
+            return .set(.init(start: start, end: end))
         }
-        if let v = invocation.value("--quiet-hours") { try quietHours(v, into: &p) }
-        if let v = invocation.value("--child-locale") { p.locale = v == "system" ? nil : v }
-        try Validator.profile(p)
-        return p
-    }
-
-    private func number(_ option: String) throws -> Double? {
-        guard let text = invocation.value(option) else { return nil }
-        guard let v = Double(text), v.isFinite else {
-            throw UsageError.invalidValue(option: option, value: text, expected: "a number such as 1.0")
-        }
-        return v
-    }
-
-    private func integer(_ option: String, _ text: String?) throws -> Int? {
-        guard let text else { return nil }
-        guard let v = Int(text) else { throw UsageError.invalidValue(option: option, value: text, expected: "a whole number") }
-        return v
-    }
-
-    private func quietHours(_ text: String, into p: inout FeedbackProfile) throws {
-        if text == "none" {
-            p.quietHoursStart = nil
-            p.quietHoursEnd = nil
-            return
-        }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2 else {
-            throw ContractViolation(field: "quietHours", value: Validator.printable(text), allowed: "HH:mm-HH:mm (two different times) or none",
-                                    allowedKey: "contract.allowed.quietHoursText")
-        }
-        let start = try Validator.parseTime(parts[0], field: "quietHours")
-        let end = try Validator.parseTime(parts[1], field: "quietHours")
-        try Validator.quietHours(start: start, end: end)
-        p.quietHoursStart = start
-        p.quietHoursEnd = end
+        patch.locale = value("--child-locale").map { $0 == "system" ? .clear : .set($0) }
+        return patch
     }
 }

@@ -37,15 +37,34 @@ extension Store {
     /// Replaces a child's feedback profile after checking every value against the contract.
     public func updateProfile(childId: UUID, _ profile: FeedbackProfile, at now: Date) throws {
         try validate { try Validator.profile(profile) }
+        try write { try saveProfile(childId: childId, profile, at: now) }
+    }
+
+    /// Changes the fields a patch names on the child's profile as it is inside this write, so a
+    /// change another connection made meanwhile to other fields is kept. The patch's rules
+    /// (`ProfilePatch.applied`) refuse it before anything is written. Returns the profile saved.
+    @discardableResult
+    public func updateProfile(childId: UUID, _ patch: ProfilePatch, at now: Date) throws -> FeedbackProfile {
         try write {
-            try db.run("""
-                UPDATE children SET feedback_intensity = ?, sound_enabled = ?, tts_enabled = ?, haptic_enabled = ?,
-                    tts_rate = ?, tts_volume = ?, volume_cap = ?, pitch = ?, voice_variant = ?, undo_duration_seconds = ?,
-                    notification_lead_times = ?, quiet_hours_start = ?, quiet_hours_end = ?, locale = ?, updated_at = ?
-                WHERE id = ?
-                """, try profileValues(profile) + [stamp(now), .text(childId.lowercased)])
-            if db.changes == 0 { throw StoreError.childNotFound(childId.lowercased) }
+            guard let child = try db.queryFirst("SELECT \(Store.childColumns) FROM children WHERE id = ?",
+                                                [.text(childId.lowercased)], decodeChild) else {
+                throw StoreError.childNotFound(childId.lowercased)
+            }
+            var profile = child.profile
+            try validate { profile = try patch.applied(to: child.profile) }
+            try saveProfile(childId: childId, profile, at: now)
+            return profile
         }
+    }
+
+    private func saveProfile(childId: UUID, _ profile: FeedbackProfile, at now: Date) throws {
+        try db.run("""
+            UPDATE children SET feedback_intensity = ?, sound_enabled = ?, tts_enabled = ?, haptic_enabled = ?,
+                tts_rate = ?, tts_volume = ?, volume_cap = ?, pitch = ?, voice_variant = ?, undo_duration_seconds = ?,
+                notification_lead_times = ?, quiet_hours_start = ?, quiet_hours_end = ?, locale = ?, updated_at = ?
+            WHERE id = ?
+            """, try profileValues(profile) + [stamp(now), .text(childId.lowercased)])
+        if db.changes == 0 { throw StoreError.childNotFound(childId.lowercased) }
     }
 
     public func renameChild(id: UUID, to rawName: String, at now: Date) throws {
