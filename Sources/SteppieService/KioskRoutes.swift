@@ -14,7 +14,12 @@ import SteppieHTTP
 /// the service publishes, and presses run on the service's thread (`press`, through the bridge).
 enum KioskRoutes {
     /// Runs a press on the service's thread: (child id, op, version seen) → (status, JSON).
-    typealias Press = @Sendable (String, String, Int?) -> (status: Int, body: String)
+    /// One of the child's three actions, as the page's path names it (`/api/child/ID/done`).
+    enum Tap: String, CaseIterable, Sendable {
+        case done, undo, next
+    }
+
+    typealias Press = @Sendable (String, Tap, Int?) -> (status: Int, body: String)
 
     static func kiosk(board: StateBoard, webDirectory: URL, photosDirectory: URL?, guardian: GuardianWeb?,
                       press: @escaping Press) -> [HTTPRoute] {
@@ -76,15 +81,15 @@ enum KioskRoutes {
 
     /// One of the child's three actions, from the page's own origin, as JSON.
     static func tap(_ r: HTTPRequest, press: Press) -> HTTPResponse {
-        guard ["done", "undo", "next"].contains(r.path[3]) else { return .notFound }
+        guard let action = Tap(rawValue: r.path[3]) else { return .notFound }
         guard r.sameOrigin else { return .error(403, "origin") }
         guard r.header("Content-Type")?.lowercased().hasPrefix("application/json") == true else {
             return .error(415, "content type")
         }
-        struct Tap: Decodable { var version: Int? }
-        let tap = r.body.isEmpty ? Tap(version: nil) : try? JSONDecoder().decode(Tap.self, from: Data(r.body))
-        guard let tap else { return .error(400, "bad body") }
-        let (status, json) = press(r.path[2], r.path[3], tap.version)
+        struct Body: Decodable { var version: Int? }
+        let body = r.body.isEmpty ? Body(version: nil) : try? JSONDecoder().decode(Body.self, from: Data(r.body))
+        guard let body else { return .error(400, "bad body") }
+        let (status, json) = press(r.path[2], action, body.version)
         return .json(status, json)
     }
 

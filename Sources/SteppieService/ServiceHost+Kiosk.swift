@@ -32,7 +32,7 @@ extension ServiceHost {
     /// A tap on a child's page: the same press as a key on a screen. A tap made on a screen that
     /// has changed since (its version is older) is refused with the screen now, never applied to
     /// a card the child did not see.
-    func kioskPress(child: String, op: String, version: Int?) -> (status: Int, body: String) {
+    func kioskPress(child: String, op: KioskRoutes.Tap, version: Int?) -> (status: Int, body: String) {
         guard let id = UUID(uuidString: child), let runtime = runtimes[id] else { return (404, "{\"error\":\"no such child\"}") }
         // `published` is current here: every loop turn ends with `publishScreens`, and taps are
         // run first in the next turn, before anything else can change a runtime.
@@ -40,13 +40,13 @@ extension ServiceHost {
             return (409, current.json(now: clock.now()))
         }
         switch op {
-        case "done": runtime.done()
-        case "undo": runtime.undo()
-        default: runtime.next()
+        case .done: runtime.done()
+        case .undo: runtime.undo()
+        case .next: runtime.next()
         }
         // The page shows "not saved" from the screen's notice; whoever looks after the device
         // reads it here (the fault logged just before says why).
-        if KioskScreen.notice(runtime.state.notice) != nil { log(.tapNotSaved(child: runtime.child.displayName, action: op)) }
+        if KioskScreen.notice(runtime.state.notice) != nil { log(.tapNotSaved(child: runtime.child.displayName, action: op.rawValue)) }
         publishScreens()
         return (200, published[id]?.json(now: clock.now()) ?? "{}")
     }
