@@ -12,13 +12,16 @@ import SteppieLocalization
 
     /// Golden text: the messages guardians saw with `을(를)`, `이(가)` and `1 failed attempts`.
     @Test(arguments: [
-        ("ko", "cli.routine.edited", ["title": "아침 먹기"], "아침 먹기를 저장했습니다."),
-        ("ko", "cli.routine.edited", ["title": "세수"], "세수를 저장했습니다."),
-        ("ko", "cli.routine.edited", ["title": "양치 3분"], "양치 3분을 저장했습니다."),
-        ("ko", "cli.set.activated", ["name": "아침 루틴"], "아침 루틴이 이제 활성 세트입니다."),
-        ("ko", "cli.set.activated", ["name": "저녁"], "저녁이 이제 활성 세트입니다."),
+        ("ko", "cli.routine.edited", ["title": "아침 먹기"], "아침 먹기를 저장했어요."),
+        ("ko", "cli.routine.edited", ["title": "세수"], "세수를 저장했어요."),
+        ("ko", "cli.routine.edited", ["title": "양치 3분"], "양치 3분을 저장했어요."),
+        ("ko", "cli.set.activated", ["name": "아침 루틴"], "아침 루틴이 이제 활성 세트예요."),
+        ("ko", "cli.set.activated", ["name": "저녁"], "저녁이 이제 활성 세트예요."),
         ("ko", "cli.set.startSet", ["name": "학교", "time": "07:30"], "학교는 매일 07:30에 시작해요."),
-        ("ko", "cli.children.renamed", ["child": "민아", "new": "별"], "민아의 이름을 별로 바꿨습니다."),
+        ("ko", "cli.children.renamed", ["child": "민아", "new": "별"], "민아의 이름을 별로 바꿨어요."),
+        // `init` and `children add` name the child with its particle (it was dropped: "아이 민아 추가했어요").
+        ("ko", "cli.init.childAdded", ["child": "민아"], "아이 민아를 추가했어요."),
+        ("ko", "cli.init.childAdded", ["child": "준"], "아이 준을 추가했어요."),
         ("ko", "cli.error.conflictingOptions", ["first": "--out", "second": "--output"], "--out, --output: 함께 쓸 수 없는 옵션이에요"),
         ("en", "cli.error.wrongPin", ["count": "1"], "that PIN is not right (1 failed attempt)."),
         ("en", "cli.error.wrongPin", ["count": "3"], "that PIN is not right (3 failed attempts)."),
@@ -42,7 +45,7 @@ import SteppieLocalization
         #expect(h.run(["init", "--child", "민아", "--template", "morning"], locale: "ko").status == 0)
         let created = h.run(["set", "create", "--name-ko", "저녁 루틴", "--child", "민아"], locale: "ko")
         #expect(created.status == 0, "\(created.err)")
-        #expect(created.out.hasPrefix("민아에게 저녁 루틴을 만들었습니다"), "\(created.out)")
+        #expect(created.out.hasPrefix("민아에게 저녁 루틴을 만들었어요"), "\(created.out)")
         let activated = h.run(["set", "activate", "저녁 루틴", "--child", "민아"], locale: "ko")
         #expect(activated.err.hasPrefix("steppie: ") || activated.out.hasPrefix("저녁 루틴이 "), "\(activated.out)\(activated.err)")
         let all = created.out + activated.out + activated.err
@@ -61,13 +64,19 @@ import SteppieLocalization
             obj[key] = value
             try JSONSerialization.data(withJSONObject: obj).write(to: url)
         }
-        try edit("ko", "guardian-cli.json", "cli.routine.edited", "{title}을(를) 저장했습니다.")
+        try edit("ko", "guardian-cli.json", "cli.routine.edited", "{title}을(를) 저장했어요.")
         let particle = h.run(["l10n", "check", "--dir", copy.path])
         #expect(particle.status == 1)
         #expect(particle.out.contains("ko: cli.routine.edited writes the particle '을(를)' literally"), "\(particle.out)")
         #expect(particle.out.hasSuffix("1 problem.\n"), "\(particle.out)")
 
         try edit("ko", "guardian-cli.json", "cli.routine.edited", "{title|을를} 저장했습니다.")
+        let register = h.run(["l10n", "check", "--dir", copy.path])
+        #expect(register.status == 1)
+        #expect(register.out.contains("ko: cli.routine.edited ends a sentence in '…니다' (합니다체)"), "\(register.out)")
+        #expect(register.out.hasSuffix("1 problem.\n"), "\(register.out)")
+
+        try edit("ko", "guardian-cli.json", "cli.routine.edited", "{title|을를} 저장했어요.")
         try edit("en", "guardian-cli.json", "cli.error.wrongPin", "that PIN is not right ({count} failed attempts).")
         let plural = h.run(["l10n", "check", "--dir", copy.path])
         #expect(plural.status == 1)

@@ -144,7 +144,10 @@ public enum CatalogChecker {
             }
         }
         checkCounts(entry, key: key, locale: locale, report: report)
-        if isKorean { checkBareParticles(entry, key: key, locale: locale, report: report) }
+        if isKorean {
+            checkBareParticles(entry, key: key, locale: locale, report: report)
+            checkRegister(entry, key: key, locale: locale, report: report)
+        }
         if entry.templates.isEmpty || entry.templates.contains(where: isBlank) {
             report(.emptyValue(key: key, locale: locale))
         }
@@ -157,6 +160,28 @@ public enum CatalogChecker {
     /// A Korean particle that changes with the sound before it, written in one fixed shape right
     /// after a plain placeholder (`{kind}예요`): the value decides the shape, so it must be
     /// `{kind|이에요예요}`. Only a particle that ends a word counts (`{n}가지` is a counter, not 가).
+    /// Steppie speaks Korean in one polite register, 해요체: a sentence ending in 합니다체
+    /// (`…습니다`, `…합니까`) next to ones ending in `…해요` reads as two voices.
+    static func checkRegister(_ entry: CatalogEntry, key: String, locale: String, report: (CatalogProblem) -> Void) {
+        for template in entry.templates {
+            for segment in template.segments {
+                guard case .literal(let text) = segment else { continue }
+                for ending in ["니다", "니까"] {
+                    var rest = Substring(text)
+                    while let range = rest.range(of: ending) {
+                        let after = rest[range.upperBound...].unicodeScalars.first
+                        // A word that goes on (`…니다면`) is not an ending.
+                        if after.map({ !$0.properties.isAlphabetic }) ?? true {
+                            report(.formalRegister(key: key, locale: locale, text: String(ending)))
+                            return
+                        }
+                        rest = rest[range.upperBound...]
+                    }
+                }
+            }
+        }
+    }
+
     static func checkBareParticles(_ entry: CatalogEntry, key: String, locale: String, report: (CatalogProblem) -> Void) {
         for template in entry.templates {
             for (index, segment) in template.segments.enumerated() where index > 0 {
