@@ -18,7 +18,7 @@ public enum Steppie {
 
     /// Runs the process's command line in the live environment.
     public static func main() -> Int32 {
-        // A closed pipe must be an error value (EPIPE) that ends the command with one line, not
+        // A closed pipe must be an error value (EPIPE) that ends the command (see `finish`), not
         // a signal that kills it silently mid-write.
         Descriptor.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -79,9 +79,12 @@ public enum Steppie {
 
     /// The exit status once the output is accounted for: a command whose output could not be
     /// written failed, whatever it did, and says so in one line on the other stream.
+    /// A reader that went away (`steppie history | head`) took what it wanted: that ends the
+    /// command with status 1 and no line, as a closed pipe ends any other command line tool.
     static func finish(_ status: Int32, _ console: Console, _ text: Messages) -> Int32 {
         guard let failure = console.outputFailure else { return status }
-        if failure.standardOutput {
+        if case .system(_, _, EPIPE, _) = failure.error {
+        } else if failure.standardOutput {
             console.error("steppie: " + text("cli.error.outputFailed", ["target": text("file.target.standardOutput"),
                                                                       "reason": ErrorText.reason(failure.error, text)]))
         }

@@ -60,9 +60,9 @@ extension GuardianWeb {
         <input id="notificationLeadTimes" name="notificationLeadTimes" value="\(p.notificationLeadTimes.map(String.init).joined(separator: ", "))" maxlength="40" aria-describedby="lead-hint\(leadsWrong ? " form-error" : "")"\(leadsWrong ? (" aria-invalid=\"true\"" as HTML) : ("" as HTML))>
         <span id="lead-hint" class="hint">\(r.t("web.feedback.leadHint"))</span></p>
         <p><label for="quietHoursStart">\(r.fieldLabel("quietHoursStart"))</label>
-        <input id="quietHoursStart" name="quietHoursStart" type="time" value="\(p.quietHoursStart?.description ?? "")"\(invalid("quietHours"))></p>
+        <input id="quietHoursStart" name="quietHoursStart" type="text" inputmode="numeric" pattern="([01][0-9]|2[0-3]):[0-5][0-9]" maxlength="5" placeholder="07:30" autocomplete="off" value="\(p.quietHoursStart?.description ?? "")"\(invalid("quietHours"))></p>
         <p><label for="quietHoursEnd">\(r.fieldLabel("quietHoursEnd"))</label>
-        <input id="quietHoursEnd" name="quietHoursEnd" type="time" value="\(p.quietHoursEnd?.description ?? "")"\(invalid("quietHours"))></p>
+        <input id="quietHoursEnd" name="quietHoursEnd" type="text" inputmode="numeric" pattern="([01][0-9]|2[0-3]):[0-5][0-9]" maxlength="5" placeholder="07:30" autocomplete="off" value="\(p.quietHoursEnd?.description ?? "")"\(invalid("quietHours"))></p>
         </fieldset>
         <p><button type="submit">\(r.t("web.action.save"))</button></p>
         </form>

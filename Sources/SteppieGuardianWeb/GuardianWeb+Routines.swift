@@ -114,7 +114,7 @@ extension GuardianWeb {
         <p><label for="titleEn">\(r.fieldLabel("titleEn"))</label>
         <input id="titleEn" name="titleEn" lang="en" maxlength="200" value="\(value("titleEn", routine?.title.value(for: "en")))"\(invalid("titleEn"))></p>
         <p><label for="scheduledTime">\(r.fieldLabel("scheduledTime"))</label>
-        <input id="scheduledTime" name="scheduledTime" type="time" value="\(value("scheduledTime", routine?.scheduledTime?.description))"\(invalid("scheduledTime"))></p>
+        <input id="scheduledTime" name="scheduledTime" type="text" inputmode="numeric" pattern="([01][0-9]|2[0-3]):[0-5][0-9]" maxlength="5" placeholder="07:30" autocomplete="off" value="\(value("scheduledTime", routine?.scheduledTime?.description))"\(invalid("scheduledTime"))></p>
         <fieldset class="icons"\(invalid("icon"))><legend>\(r.fieldLabel("icon"))</legend>
         """
         for builtin in BuiltinIcons.all {

@@ -34,7 +34,7 @@ extension GuardianWeb {
             h += "<label for=\"day-\(day.code)\">\(r.t("web.weekday.\(day.code)"))</label></span>"
         }
         h += "</fieldset><p><label for=\"schedule-from\">\(r.t("web.schedule.from"))</label>"
-        h += "<input id=\"schedule-from\" name=\"from\" type=\"time\" required>"
+        h += "<input id=\"schedule-from\" name=\"from\" type=\"text\" inputmode=\"numeric\" pattern=\"([01][0-9]|2[0-3]):[0-5][0-9]\" maxlength=\"5\" placeholder=\"07:30\" autocomplete=\"off\" required>"
         h += "<label for=\"schedule-set\">\(r.t("web.schedule.set"))</label><select id=\"schedule-set\" name=\"set\">"
         for set in sets { h += "<option value=\"\(set.id.lowercased)\">\(r.title(set.name))</option>" }
         h += "</select> <button type=\"submit\">\(r.t("web.schedule.add"))</button></p></form></section>"

@@ -29,9 +29,9 @@ final class CLIHarness {
 
     /// Runs one command line (the database and locale options are added unless given).
     @discardableResult
-    func run(_ args: [String], locale: String = "en", variables: [String: String] = [:],
+    func run(_ args: [String], locale: String = "en", variables: [String: String] = [:], terminal: Bool = false,
              readLine: @escaping @Sendable () -> String? = { nil }) -> Result {
-        let (console, captured) = Console.capturing()
+        let (console, captured) = Console.capturing(terminal: terminal)
         let env = CLIEnvironment(variables: variables, console: console, clock: clock, secureClock: ManualSecureClock.following(clock), timeZone: zone,
                                  dataDirectory: CLIHarness.repository, executablePath: "", readLine: readLine)
         var full = args

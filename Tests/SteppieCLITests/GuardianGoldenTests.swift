@@ -76,6 +76,14 @@ import SteppieStore
         #expect(h.run(["history", "--date", "2026-03-01"]).out == "Mina — 2026-03-01\n  Nothing was done on this day.\n")
     }
 
+    /// Colours go to a terminal only: into a pipe or a file the heatmap is plain text, with or
+    /// without NO_COLOR (the harness's output is not a terminal, like `steppie history | less`).
+    @Test func noColoursIntoAPipe() throws {
+        let h = try Self.fixture()
+        let out = h.run(["history", "--month", "2026-03"]).out
+        #expect(out.contains("2█") && !out.contains("\u{1B}"), "\(out)")
+    }
+
     @Test func monthHeatmap() throws {
         let h = try Self.fixture()
         let noColor = ["NO_COLOR": "1"]
@@ -107,7 +115,7 @@ import SteppieStore
             4일 중 2일 모든 루틴 완료.
 
             """)
-        let colored = h.run(["history", "--month", "2026-03"]).out
+        let colored = h.run(["history", "--month", "2026-03"], terminal: true).out
         #expect(colored.contains("\u{1B}[32m█\u{1B}[0m"))
     }
 

@@ -187,6 +187,31 @@ struct GuardianWebTests {
         #expect(f.photoFiles().isEmpty)
     }
 
+    /// A refused feedback form comes back with what the guardian typed (the refused value marked),
+    /// not the stored values: nothing typed is lost to one mistake (#26 item 9).
+    @Test func aRefusedFeedbackFormKeepsWhatWasTyped() throws {
+        let f = try GuardianWebFixture()
+        let (cookie, csrf) = try f.signIn()
+        let child = f.child.id.lowercased
+        let before = try f.dump()
+        let reply = f.post("/guardian/child/\(child)/feedback", cookie: cookie,
+                           form: ["csrf": csrf, "intensity": "quiet", "ttsEnabled": "on", "ttsRate": "0.7", "pitch": "120",
+                                  "notificationLeadTimes": "20, 3", "quietHoursStart": "20:30", "quietHoursEnd": "06:45"])
+        #expect(reply.status == 400)
+        #expect(reply.text.contains("data-error-field=\"pitch\""))
+        #expect(try f.dump() == before)
+        let tags = reply.text.split(separator: "<").map { String($0.prefix { $0 != ">" }) }
+        func input(_ id: String) -> String { tags.first { $0.hasPrefix("input id=\"\(id)\"") } ?? "" }
+        #expect(input("pitch").contains("value=\"120\"") && input("pitch").contains("aria-invalid=\"true\""), "\(input("pitch"))")
+        #expect(input("ttsRate").contains("value=\"0.7\""), "\(input("ttsRate"))")
+        #expect(input("notificationLeadTimes").contains("value=\"20, 3\""), "\(input("notificationLeadTimes"))")
+        #expect(input("quietHoursStart").contains("value=\"20:30\""), "\(input("quietHoursStart"))")
+        // Times are 24-hour text (a `type="time"` field shows a 12-hour placeholder in many browsers).
+        #expect(!reply.text.contains("type=\"time\"") && input("quietHoursStart").contains("pattern=\"([01][0-9]|2[0-3]):[0-5][0-9]\""))
+        #expect(!input("soundEnabled").contains("checked") && input("ttsEnabled").contains("checked"))
+        #expect(reply.text.contains("value=\"quiet\" checked") || reply.text.contains("value=\"quiet\" selected"))
+    }
+
     @Test("feedback is saved from the form; play asks the device for that cue; moves, deletes and restores work")
     func feedbackAndRoutines() throws {
         let f = try GuardianWebFixture()

@@ -25,7 +25,8 @@ enum HistoryCommand {
                 }))
                 return 0
             }
-            let color = c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true
+            // Colours on a terminal only (not into `| head` or a file), and never with NO_COLOR.
+            let color = c.console.outputIsTerminal && (c.env.variables["NO_COLOR"].map(\.isEmpty) ?? true)
             c.console.write(MonthHeatmap(calendar: calendar, text: c.text, color: color).render(child: child.displayName))
             return 0
         }

@@ -11,6 +11,8 @@ public final class Console: Sendable {
     private let out: @Sendable (String) throws(FileRefusal) -> Void
     private let err: @Sendable (String) throws(FileRefusal) -> Void
     private let failure = Mutex<OutputFailure?>(nil)
+    /// Standard output is a terminal: colours and the like go only there, never into a pipe or a file.
+    public let outputIsTerminal: Bool
 
     /// The first output that could not be written: which stream and why.
     public struct OutputFailure: Equatable, Sendable {
@@ -19,21 +21,23 @@ public final class Console: Sendable {
     }
 
     public init(out: @escaping @Sendable (String) throws(FileRefusal) -> Void,
-                err: @escaping @Sendable (String) throws(FileRefusal) -> Void) {
+                err: @escaping @Sendable (String) throws(FileRefusal) -> Void, outputIsTerminal: Bool = false) {
         self.out = out
         self.err = err
+        self.outputIsTerminal = outputIsTerminal
     }
 
     /// The process's real standard output and error, written whole with every failure reported.
     public static func standard() -> Console {
         Console(out: { text throws(FileRefusal) in try Descriptor.writeAll(STDOUT_FILENO, text, path: "standard output") },
-                err: { text throws(FileRefusal) in try Descriptor.writeAll(STDERR_FILENO, text, path: "standard error") })
+                err: { text throws(FileRefusal) in try Descriptor.writeAll(STDERR_FILENO, text, path: "standard error") },
+                outputIsTerminal: isatty(STDOUT_FILENO) == 1)
     }
 
-    /// A console that keeps everything written, for tests.
-    public static func capturing() -> (Console, CapturedText) {
+    /// A console that keeps everything written, for tests (`terminal`: as if output were a terminal).
+    public static func capturing(terminal: Bool = false) -> (Console, CapturedText) {
         let captured = CapturedText()
-        return (Console(out: { captured.append(out: $0) }, err: { captured.append(err: $0) }), captured)
+        return (Console(out: { captured.append(out: $0) }, err: { captured.append(err: $0) }, outputIsTerminal: terminal), captured)
     }
 
     /// The first failed write, if any.
