@@ -77,6 +77,11 @@ import SteppieLocalization
         #expect(register.out.hasSuffix("1 problem.\n"), "\(register.out)")
 
         try edit("ko", "guardian-cli.json", "cli.routine.edited", "{title|을를} 저장했어요.")
+        try edit("en", "tts.json", "tts.next.short", "Next: {routineTitle}, 5 min.")
+        let abbreviation = h.run(["l10n", "check", "--dir", copy.path])
+        #expect(abbreviation.status == 1)
+        #expect(abbreviation.out.contains("en: spoken line tts.next.short abbreviates 'min.'"), "\(abbreviation.out)")
+        try edit("en", "tts.json", "tts.next.short", "Next: {routineTitle}.")
         try edit("en", "guardian-cli.json", "cli.error.wrongPin", "that PIN is not right ({count} failed attempts).")
         let plural = h.run(["l10n", "check", "--dir", copy.path])
         #expect(plural.status == 1)

@@ -144,6 +144,7 @@ public enum CatalogChecker {
             }
         }
         checkCounts(entry, key: key, locale: locale, report: report)
+        if key.hasPrefix("tts.") { checkSpokenAbbreviations(entry, key: key, locale: locale, report: report) }
         if isKorean {
             checkBareParticles(entry, key: key, locale: locale, report: report)
             checkRegister(entry, key: key, locale: locale, report: report)
@@ -160,6 +161,23 @@ public enum CatalogChecker {
     /// A Korean particle that changes with the sound before it, written in one fixed shape right
     /// after a plain placeholder (`{kind}예요`): the value decides the shape, so it must be
     /// `{kind|이에요예요}`. Only a particle that ends a word counts (`{n}가지` is a counter, not 가).
+    /// Abbreviations espeak-ng reads letter by letter or as another word ("5 min." is said "min"):
+    /// a spoken line writes the word out.
+    static let spokenAbbreviations = ["min.", "mins.", "sec.", "secs.", "hr.", "hrs.", "approx."]
+
+    static func checkSpokenAbbreviations(_ entry: CatalogEntry, key: String, locale: String, report: (CatalogProblem) -> Void) {
+        for template in entry.templates {
+            for segment in template.segments {
+                guard case .literal(let text) = segment else { continue }
+                let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," })
+                if let found = spokenAbbreviations.first(where: { words.contains(Substring($0)) }) {
+                    report(.spokenAbbreviation(key: key, locale: locale, text: found))
+                    return
+                }
+            }
+        }
+    }
+
     /// Steppie speaks Korean in one polite register, 해요체: a sentence ending in 합니다체
     /// (`…습니다`, `…합니까`) next to ones ending in `…해요` reads as two voices.
     static func checkRegister(_ entry: CatalogEntry, key: String, locale: String, report: (CatalogProblem) -> Void) {

@@ -33,6 +33,8 @@ public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertib
     case bareParticle(key: String, locale: String, placeholder: String, text: String, form: String)
     /// A count followed by its noun in a message without plural forms (`{count} failed attempts`).
     case countWithoutPlural(key: String, locale: String, placeholder: String, word: String)
+    /// A spoken line with an abbreviation the speech engine says wrong (`min.`).
+    case spokenAbbreviation(key: String, locale: String, text: String)
     /// A Korean sentence in 합니다체 where every other is in 해요체.
     case formalRegister(key: String, locale: String, text: String)
     /// `{name@key}` naming a key that is missing or not a plural entry.
@@ -68,6 +70,8 @@ public enum CatalogProblem: Equatable, Hashable, Sendable, CustomStringConvertib
             "\(locale): \(key) writes '\(text)' after {\(placeholder)} in one shape; write {\(placeholder)|\(form)} so it agrees with the value"
         case .countWithoutPlural(let key, let locale, let placeholder, let word):
             "\(locale): \(key) puts '\(word)' after the count {\(placeholder)} without plural forms; make it a plural entry chosen by {count} or write {\(placeholder)@cli.count.NOUN}"
+        case .spokenAbbreviation(let key, let locale, let text):
+            "\(locale): spoken line \(key) abbreviates '\(text)', which espeak-ng does not say as the word; write it out"
         case .formalRegister(let key, let locale, let text):
             "\(locale): \(key) ends a sentence in '…\(text)' (합니다체); Steppie speaks 해요체 (…해요, …예요)"
         case .unknownCountKey(let key, let locale, let countKey):
