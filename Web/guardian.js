@@ -2,7 +2,9 @@
  * Steppie guardian pages: small helpers on top of plain HTML forms that work without this file.
  * - the PIN pad types into the one PIN field;
  * - "play on the device" buttons post without leaving the page;
- * - routines can be dragged into a new order (the up/down buttons do the same by keyboard).
+ * - routines can be dragged into a new order (the up/down buttons do the same by keyboard);
+ * - on the kiosk, a page left alone goes back to the child's page (signed in: through
+ *   "Child screen", which ends the session).
  * No words in here: every text comes from the service in the page's language.
  */
 (function () {
@@ -12,6 +14,22 @@
     var form = document.querySelector('form[data-form="sign-in"]');
     if (!form) return;
     var field = form.querySelector('input[name="pin"]');
+    // The pad types: the field takes no focus keyboard, so a touch screen shows no on-screen
+    // keyboard over the pad. A real keyboard still types digits, Backspace and Enter.
+    field.readOnly = true;
+    field.setAttribute('inputmode', 'none');
+    document.addEventListener('keydown', function (e) {
+      if (/^[0-9]$/.test(e.key)) {
+        if (field.value.length < 12) field.value += e.key;
+        e.preventDefault();
+      } else if (e.key === 'Backspace') {
+        field.value = field.value.slice(0, -1);
+        e.preventDefault();
+      } else if (e.key === 'Enter') {
+        e.preventDefault();
+        if (form.requestSubmit) form.requestSubmit(); else form.submit();
+      }
+    });
     form.addEventListener('click', function (e) {
       var button = e.target.closest('button');
       if (!button || !form.contains(button)) return;
@@ -90,7 +108,27 @@
     });
   }
 
+  function kioskIdle() {
+    var home = document.body.getAttribute('data-kiosk-home');
+    var seconds = parseInt(document.body.getAttribute('data-idle-seconds') || '', 10);
+    if (!home || !(seconds > 0)) return;
+    var timer = null;
+    function leave() {
+      var childScreen = document.querySelector('form.leave');
+      if (childScreen) childScreen.submit(); else window.location.href = home;
+    }
+    function restart() {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(leave, seconds * 1000);
+    }
+    ['pointerdown', 'keydown', 'input', 'wheel'].forEach(function (name) {
+      document.addEventListener(name, restart, { passive: true, capture: true });
+    });
+    restart();
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    kioskIdle();
     pinPad();
     playButtons();
     dragToReorder();

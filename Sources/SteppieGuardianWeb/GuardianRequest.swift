@@ -89,6 +89,7 @@ extension GuardianWeb {
                   error: PageError? = nil, body: HTML = "") -> WebResponse {
             var page = HTMLPage(title: t(titleKey, titleArgs), screen: screen, locale: locale, body: body, nav: nil,
                                 notice: notice, error: error)
+            if onKiosk { page.kiosk = HTMLPage.Kiosk(home: "/", idleSeconds: config.kioskIdleSeconds) }
             if let session {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
                                                          ("/guardian/backup", "web.nav.backup", "backup"),
@@ -106,6 +107,14 @@ extension GuardianWeb {
                     })
             }
             return .html(page.render(), status: status)
+        }
+
+        /// These pages are the kiosk's (loopback, beside the child's page), not the home network's.
+        var onKiosk: Bool { !config.secureCookies }
+
+        /// On the kiosk, the way back to the child's page from a page with no session (the PIN pad).
+        var backToChild: HTML {
+            onKiosk ? "<p class=\"back\"><a href=\"/\" data-nav=\"back\">\(t("web.signIn.back"))</a></p>" : ""
         }
 
         /// The hidden CSRF field of this session's forms.

@@ -46,6 +46,9 @@ public final class GuardianWeb: Sendable {
         /// The guardian pages on the home network (`--guardian-lan`): their address and the
         /// certificate's SHA-256 fingerprint, shown on the home page of the kiosk's pages.
         public var lan: (url: String, fingerprint: String)?
+        /// On the kiosk, idle seconds after which a guardian page goes back to the child's page
+        /// (signed in, the session ends on the way). The service's own idle end is the same 3 minutes.
+        public var kioskIdleSeconds = 180
         /// The device's large uploads (one ledger for every guardian page server of a service).
         public var uploads = UploadLedger()
         /// Where a failure's whole description goes (the service's log, standard error); the
@@ -173,7 +176,8 @@ public final class GuardianWeb: Sendable {
         let id = path.count >= 2 ? UUID(uuidString: path[1]) : nil
         switch (r.web.method, path.count, path.first) {
         case ("POST", 1, "sign-out"):
-            return .seeOther("/guardian/", headers: [("Set-Cookie", clearedCookie)])
+            // On the kiosk, signing out leaves for the child's page; a phone goes back to the PIN pad.
+            return .seeOther(r.onKiosk ? "/" : "/guardian/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 1, "child-screen"):
             return .seeOther("/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 2, "children") where path[1] == "add": return addChild(&r)
@@ -230,7 +234,7 @@ public final class GuardianWeb: Sendable {
 
     private func noPin(_ r: Request) -> WebResponse {
         r.page(screen: "no-pin", titleKey: "web.noPin.title", status: 403,
-               body: "<p>\(r.t("web.noPin.body"))</p><p><code>steppie guardian set-pin</code></p>")
+               body: "<p>\(r.t("web.noPin.body"))</p><p><code>steppie guardian set-pin</code></p>" + r.backToChild)
     }
 
     func signInPage(_ r: Request, now: SecureInstant, status: Int = 200, error: PageError? = nil) -> WebResponse {
@@ -254,6 +258,7 @@ public final class GuardianWeb: Sendable {
         body += "<button type=\"button\" data-digit=\"0\">0</button>"
         body += "<button type=\"submit\" data-pad=\"enter\">\(r.t("web.signIn.submit"))</button></div>\n</form>\n"
         body += "<p><a href=\"/guardian/recover?lang=\(r.locale)\">\(r.t("web.signIn.forgot"))</a></p>"
+        body += r.backToChild
         body += languageLinks(r, base: "/guardian/")
         return r.page(screen: "sign-in", titleKey: "web.signIn.title", status: status, error: error, body: body)
     }
@@ -288,7 +293,7 @@ public final class GuardianWeb: Sendable {
     }
 
     private func recoverPage(_ r: Request, status: Int = 200, error: PageError? = nil) -> WebResponse {
-        let body: HTML = """
+        var body: HTML = """
         <p>\(r.t("web.recover.intro"))</p>
         <form method="post" action="/guardian/recover" data-form="recover">
         <input type="hidden" name="lang" value="\(r.locale)">
@@ -302,6 +307,7 @@ public final class GuardianWeb: Sendable {
         </form>
         <p><a href="/guardian/?lang=\(r.locale)">\(r.t("web.recover.back"))</a></p>
         """
+        body += r.backToChild
         return r.page(screen: "recover", titleKey: "web.recover.title", status: status, error: error, body: body)
     }
 

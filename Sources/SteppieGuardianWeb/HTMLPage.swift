@@ -13,6 +13,15 @@ struct HTMLPage {
     var nav: Nav?
     var notice: String?
     var error: PageError?
+    /// On the kiosk (the pages on loopback, beside the child's page): where the child's page is,
+    /// and after how many idle seconds `guardian.js` goes back there (signed in: through "Child
+    /// screen", which ends the session). Nil on the home network.
+    var kiosk: Kiosk?
+
+    struct Kiosk {
+        var home: String
+        var idleSeconds: Int
+    }
 
     struct Nav {
         var csrf: String
@@ -36,7 +45,7 @@ struct HTMLPage {
         <link rel="stylesheet" href="/static/guardian.css">
         <script src="/static/guardian.js" defer></script>
         </head>
-        <body>
+        <body\(kiosk.map { k -> HTML in " data-kiosk-home=\"\(k.home)\" data-idle-seconds=\"\(String(k.idleSeconds))\"" } ?? "")>
         <header class="top">
         """
         if let nav {

@@ -41,10 +41,13 @@ def png_file(path, width=64, height=64, rgb=(240, 170, 60)):
     return path
 
 
-def guardian(make_steppie, locale="en", completions=0):
-    """A database with a PIN (and `completions` routines done today, before the service starts)."""
+def guardian(make_steppie, locale="en", completions=0, idle_seconds=None):
+    """A database with a PIN (and `completions` routines done today, before the service starts);
+    `idle_seconds` shortens the kiosk's way back to the child's page after idle minutes."""
     s = make_steppie(locale=locale)
     s.set_pin(PIN)
+    if idle_seconds is not None:
+        s.env["STEPPIE_KIOSK_IDLE_SECONDS"] = str(idle_seconds)
     for _ in range(completions):
         s.cli("complete", "--child", "Mina")
     s.start()
@@ -117,8 +120,8 @@ def test_sign_in_with_the_pad_and_six_wrong_pins_lock_across_a_restart(make_step
     for attempt in range(6):
         d.get(f"{s.base}/guardian/?lang=en")
         wait_screen(d, "sign-in")
-        field = d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
-        field.send_keys("0000")
+        for digit in "0000":   # the pad types: the field itself takes no keyboard focus
+            tap(d, f'button[data-digit="{digit}"]')
         tap_and_load(d, 'button[data-pad="enter"]', "sign-in")
     locked = d.find_element(By.CSS_SELECTOR, "[data-locked-seconds]")
     seconds = int(locked.get_attribute("data-locked-seconds"))
@@ -318,6 +321,55 @@ def test_the_hidden_hold_on_the_kiosk_page_opens_the_pin_pad(make_steppie, brows
     ActionChains(d).move_to_element(name).click_and_hold().pause(3.3).release().perform()
     wait_screen(d, "sign-in", 5)
     assert d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
+
+
+def hold_name(d):
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(d).move_to_element(d.find_element(By.ID, "child-name")).click_and_hold().pause(3.3).release().perform()
+    wait_screen(d, "sign-in", 5)
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_never_stuck_the_hold_back_and_the_idle_end_all_land_on_the_childs_page(make_steppie, browsers, locale):
+    """#26 item 4 on the kiosk's 800 x 480 screen: the PIN pad fits without scrolling and opens no
+    on-screen keyboard, has a way back; left alone it goes back by itself (the idle end is 2 s
+    here, 3 minutes on a device); signing out or an idle guardian page also lands on the child's
+    page, and the session is over."""
+    s = guardian(make_steppie, locale=locale)
+    d = browsers(800, 480)
+    open_page(d, s)
+    hold_name(d)
+    fits = d.execute_script("return [document.documentElement.scrollHeight, window.innerHeight, "
+                            "document.documentElement.scrollWidth, window.innerWidth]")
+    assert fits[0] <= fits[1] and fits[2] <= fits[3], f"the PIN pad scrolls at 800x480: {fits}"
+    field = d.find_element(By.CSS_SELECTOR, 'form[data-form="sign-in"] input[name="pin"]')
+    assert field.get_attribute("readonly") is not None and field.get_attribute("inputmode") == "none"
+    enter = d.find_element(By.CSS_SELECTOR, 'button[data-pad="enter"]')
+    assert enter.rect["y"] + enter.rect["height"] <= 480, enter.rect
+    shot(d, f"pin-pad-800x480-{locale}")
+    bad = axe.serious(axe.run(d))
+    assert not bad, axe.report(bad)
+    # "Back" goes to the child's page.
+    tap_and_load(d, 'a[data-nav="back"]', "current")
+    close(d)
+    s.stop()
+
+    # Left alone, the PIN pad goes back by itself.
+    s = guardian(make_steppie, locale=locale, idle_seconds=2)
+    d = browsers(800, 480)
+    open_page(d, s)
+    hold_name(d)
+    wait_screen(d, "current", 8)
+    # Signed in and left alone: back to the child's page, and the session ended on the way.
+    sign_in(d, s, lang=locale)
+    wait_screen(d, "current", 8)
+    d.get(f"{s.base}/guardian/")
+    wait_screen(d, "sign-in")
+    # Signing out lands on the child's page too.
+    sign_in(d, s, lang=locale)
+    tap_and_load(d, "form.sign-out button", "current")
+    d.get(f"{s.base}/guardian/")
+    wait_screen(d, "sign-in")
 
 
 def test_a_damaged_backup_upload_is_refused_and_changes_nothing(make_steppie, browsers):

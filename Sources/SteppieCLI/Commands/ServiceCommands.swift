@@ -67,9 +67,14 @@ enum ServiceCommands {
         let localizer = Localizer(catalogs: catalogs, environment: c.env.variables)
         let database = c.env.databasePath(option: c.invocation.value("--db"))
         let photos = BackupCreator.assetsDirectory(forDatabase: database)
-        let guardian = GuardianWeb.Config(databasePath: database, timeZone: c.env.timeZone, localizer: localizer,
+        var guardian = GuardianWeb.Config(databasePath: database, timeZone: c.env.timeZone, localizer: localizer,
                                           secureClock: c.env.secureClock, clock: c.env.clock, defaultLocale: c.text.locale,
                                           photosDirectory: photos) { _, _, _ in "not started" }
+        // The kiosk's way back to the child's page after idle minutes; the browser tests shorten it
+        // (`STEPPIE_KIOSK_IDLE_SECONDS`, 1…3600) so they need not wait three minutes.
+        if let text = c.env.variables["STEPPIE_KIOSK_IDLE_SECONDS"], let seconds = Int(text), (1...3600).contains(seconds) {
+            guardian.kioskIdleSeconds = seconds
+        }
         return (guardian, photos)
     }
 
