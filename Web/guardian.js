@@ -11,37 +11,61 @@
   'use strict';
 
   function pinPad() {
-    var form = document.querySelector('form[data-form="sign-in"]');
+    // The sign-in form (one field) or the first run's PIN form (the PIN, then the same again).
+    var form = document.querySelector('form[data-form="sign-in"], form[data-pad-form]');
     if (!form) return;
-    var field = form.querySelector('input[name="pin"]');
-    // The pad types: the field takes no focus keyboard, so a touch screen shows no on-screen
+    var fields = Array.prototype.slice.call(form.querySelectorAll('input[data-pad-field]'));
+    if (fields.length === 0) fields = [form.querySelector('input[name="pin"]')];
+    var active = 0;
+    function mark() {
+      fields.forEach(function (f, i) { f.classList.toggle('active', i === active); });
+    }
+    function limit(f) { return parseInt(f.getAttribute('maxlength') || '12', 10); }
+    function type(digit) {
+      var f = fields[active];
+      if (f.value.length < limit(f)) f.value += digit;
+      if (f.value.length >= limit(f) && active < fields.length - 1) active += 1;
+      mark();
+    }
+    function enter() {
+      if (active < fields.length - 1 && fields[active].value.length > 0) { active += 1; mark(); return; }
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    }
+    // The pad types: the fields take no keyboard focus, so a touch screen shows no on-screen
     // keyboard over the pad. A real keyboard still types digits, Backspace and Enter.
-    field.readOnly = true;
-    field.setAttribute('inputmode', 'none');
+    fields.forEach(function (f, i) {
+      f.readOnly = true;
+      f.setAttribute('inputmode', 'none');
+      f.addEventListener('click', function () { active = i; mark(); });
+    });
     document.addEventListener('keydown', function (e) {
       if (/^[0-9]$/.test(e.key)) {
-        if (field.value.length < 12) field.value += e.key;
+        type(e.key);
         e.preventDefault();
       } else if (e.key === 'Backspace') {
-        field.value = field.value.slice(0, -1);
+        fields[active].value = fields[active].value.slice(0, -1);
         e.preventDefault();
       } else if (e.key === 'Enter') {
         e.preventDefault();
-        if (form.requestSubmit) form.requestSubmit(); else form.submit();
+        enter();
       }
     });
     form.addEventListener('click', function (e) {
       var button = e.target.closest('button');
       if (!button || !form.contains(button)) return;
       if (button.hasAttribute('data-digit')) {
-        if (field.value.length < 12) field.value += button.getAttribute('data-digit');
-        field.focus();
+        type(button.getAttribute('data-digit'));
       } else if (button.getAttribute('data-pad') === 'clear') {
-        field.value = '';
-        field.focus();
+        fields.forEach(function (f) { f.value = ''; });
+        active = 0;
+        mark();
+      } else if (button.getAttribute('data-pad') === 'enter' && active < fields.length - 1 && fields[active].value.length > 0
+                 && fields[fields.length - 1].value.length === 0) {
+        e.preventDefault();
+        enter();
       }
     });
-    field.focus();
+    mark();
   }
 
   function encode(form) {

@@ -52,7 +52,21 @@
       .then(function (children) {
         delay = 1000;
         show(Array.isArray(children) ? children : []);
-        if (!Array.isArray(children) || children.length === 0) retry();
+        if (!Array.isArray(children) || children.length === 0) firstRunOrRetry();
+      })
+      .catch(retry);
+  }
+
+  // No child yet: a new device (no PIN, no child) starts the first run on this screen; a device
+  // with a PIN and no child goes to the guardian's PIN pad, where a child is added. Without the
+  // guardian pages (or while the service starts) it keeps the calm waiting dot.
+  function firstRunOrRetry() {
+    fetch('/guardian/setup/available', { cache: 'no-store', credentials: 'same-origin' })
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.json(); })
+      .then(function (reply) {
+        if (reply && reply.available === true) location.replace('/guardian/setup');
+        else if (reply && reply.available === false) location.replace('/guardian/');
+        else retry();
       })
       .catch(retry);
   }

@@ -18,6 +18,10 @@ extension GuardianWeb {
         /// This request restored a backup (which may bring another PIN): the browser that did it,
         /// with the PIN typed again, stays signed in; every other session ends with the old PIN.
         var pinReplaced = false
+        /// This request ends its session (the first run's last step).
+        var endsSession = false
+        /// The first run's recovery code was written down: it is not shown again.
+        var clearsSetupCode = false
 
         init(web: WebRequest, store: Store, config: Config) {
             self.web = web
@@ -85,12 +89,14 @@ extension GuardianWeb {
         }
 
         /// A whole page in this request's frame.
-        func page(screen: String, titleKey: String, titleArgs: [String: String] = [:], status: Int = 200,
+        /// `setup`: a step of the first run, with neither the navigation (the way on is the step's
+        /// own button) nor the kiosk's idle return (there is no child's page yet to go back to).
+        func page(screen: String, setup: Bool = false, titleKey: String, titleArgs: [String: String] = [:], status: Int = 200,
                   error: PageError? = nil, body: HTML = "") -> WebResponse {
             var page = HTMLPage(title: t(titleKey, titleArgs), screen: screen, locale: locale, body: body, nav: nil,
                                 notice: notice, error: error)
-            if onKiosk { page.kiosk = HTMLPage.Kiosk(home: "/", idleSeconds: config.kioskIdleSeconds) }
-            if let session {
+            if onKiosk && !setup { page.kiosk = HTMLPage.Kiosk(home: "/", idleSeconds: config.kioskIdleSeconds) }
+            if let session, !setup {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
                                                          ("/guardian/backup", "web.nav.backup", "backup"),
                                                          ("/guardian/l10n", "web.nav.l10n", "l10n")]

@@ -42,6 +42,7 @@ extension GuardianWeb {
         <p><label for="new-name">\(r.t("web.field.child.name"))</label>
         <input id="new-name" name="name" maxlength="60" required></p>
         <p><label for="new-locale">\(r.t("web.field.locale"))</label>\(localeSelect(r, id: "new-locale", selected: nil))</p>
+        \(templateChoices(r, chosen: nil, allowNone: true))
         <p><button type="submit">\(r.t("web.children.addButton"))</button></p>
         </form></section>
         """
@@ -75,7 +76,17 @@ extension GuardianWeb {
         do {
             var profile = FeedbackProfile()
             profile.locale = try readLocale(r)
-            let child = try r.store.addChild(name: r.web.form["name"] ?? "", profile: profile, at: r.now)
+            let raw = r.web.form["template"] ?? ""
+            guard raw.isEmpty || Template(rawValue: raw) != nil else { throw FormError(field: "template", key: "web.error.choice") }
+            var added: Child?
+            // A child and, when one was chosen, a first set from a template (with its pictures), or neither.
+            try r.store.transaction {
+                added = try r.store.addChild(name: r.web.form["name"] ?? "", profile: profile, at: r.now)
+                if let template = Template(rawValue: raw), let added {
+                    try r.store.createSet(childId: added.id, template: template, activate: true, at: r.now)
+                }
+            }
+            guard let child = added else { return notFound(r) }
             r.nextNotice = r.t("web.children.added", ["name": child.displayName])
             return .seeOther("/guardian/")
         } catch {

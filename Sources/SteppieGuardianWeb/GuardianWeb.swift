@@ -119,6 +119,7 @@ public final class GuardianWeb: Sendable {
             let lang = r.web.query["lang"].flatMap { Self.locales.contains($0) ? $0 : nil }
             return .seeOther("/guardian/" + (lang.map { "?lang=" + $0 } ?? ""), headers: [("Set-Cookie", clearedCookie)])
         }
+        if path.first == "setup", let response = setupBeforePin(&r, path: path, now: now, sessions: &sessions) { return response }
         guard let generation = generation ?? nil else { return noPin(r) }
         let session = sessions.use(r.web.cookies[Self.cookieName], at: now, pinGeneration: generation)
         if var session {
@@ -168,7 +169,11 @@ public final class GuardianWeb: Sendable {
         }
         // Signing out and leaving for the child's screen both end this browser's session: the
         // child must never find the pages open behind their screen.
-        if ["sign-out", "child-screen"].contains(path.first) && r.web.method == "POST" { sessions.close(current.token) }
+        if (["sign-out", "child-screen"].contains(path.first) && r.web.method == "POST") || r.endsSession { sessions.close(current.token) }
+        if r.clearsSetupCode, var s = sessions.use(current.token, at: now, pinGeneration: generation) {
+            s.setupCode = nil   // shown once
+            sessions.update(s)
+        }
         return response
     }
 
@@ -181,6 +186,7 @@ public final class GuardianWeb: Sendable {
         case ("POST", 1, "child-screen"):
             return .seeOther("/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 2, "children") where path[1] == "add": return addChild(&r)
+        case (_, _, "setup"): return setupSignedIn(&r, path: path)
         case ("GET", 1, "l10n"): return l10nPage(r)
         case ("GET", 2, "photos"): return photo(r, name: path[1])
         case ("POST", 2, "l10n") where path[1] == "play": return l10nPlay(r)
@@ -233,7 +239,9 @@ public final class GuardianWeb: Sendable {
     static let pinLength = 4...12
 
     private func noPin(_ r: Request) -> WebResponse {
-        r.page(screen: "no-pin", titleKey: "web.noPin.title", status: 403,
+        // A new device on the kiosk: the first run on the touch screen instead of a terminal.
+        if setupAvailable(r) && r.web.method == "GET" { return .seeOther("/guardian/setup" + "?lang=" + r.locale) }
+        return r.page(screen: "no-pin", titleKey: "web.noPin.title", status: 403,
                body: "<p>\(r.t("web.noPin.body"))</p><p><code>steppie guardian set-pin</code></p>" + r.backToChild)
     }
 
@@ -364,11 +372,11 @@ public final class GuardianWeb: Sendable {
 
     // MARK: Shared answers
 
-    private func cookie(_ token: String) -> String {
+    func cookie(_ token: String) -> String {
         "\(Self.cookieName)=\(token); Path=/guardian; HttpOnly; SameSite=Strict" + (config.secureCookies ? "; Secure" : "")
     }
 
-    private var clearedCookie: String {
+    var clearedCookie: String {
         "\(Self.cookieName)=; Path=/guardian; HttpOnly; SameSite=Strict; Max-Age=0" + (config.secureCookies ? "; Secure" : "")
     }
 

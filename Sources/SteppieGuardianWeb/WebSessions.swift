@@ -25,6 +25,8 @@ struct WebSessions {
         var notice: String?
         /// A backup uploaded and waiting for confirmation.
         var restore: GuardianWeb.PendingRestore?
+        /// The first run's recovery code, shown until the guardian says it is written down.
+        var setupCode: String? = nil
     }
 
     /// Most sessions at once; the one idle longest makes room for a new one.

@@ -52,7 +52,7 @@ def free_port():
 class Steppie:
     """One child's database and one `steppie serve` on a fixed loopback port."""
 
-    def __init__(self, locale="en", undo_seconds=10, tz="Asia/Seoul"):
+    def __init__(self, locale="en", undo_seconds=10, tz="Asia/Seoul", empty=False):
         self.dir = tempfile.mkdtemp(prefix="steppie-browser-")
         self.db = os.path.join(self.dir, "steppie.db")
         self.env = dict(os.environ, STEPPIE_DB=self.db,
@@ -63,9 +63,11 @@ class Steppie:
         self.url = None
         self.log_path = os.path.join(self.dir, "serve.log")
         self.serve_args = []  # more options for `steppie serve` (e.g. --guardian-lan)
-        self.cli("init", "--child", "Mina")
-        self.cli("profile", "set", "--child", "Mina", "--child-locale", locale,
-                 "--undo", str(undo_seconds))
+        self.wait_for_children = not empty  # ready when a child's page is printed, else when it listens
+        if not empty:  # empty: a new device, no database yet (the first run)
+            self.cli("init", "--child", "Mina")
+            self.cli("profile", "set", "--child", "Mina", "--child-locale", locale,
+                     "--undo", str(undo_seconds))
 
     def cli(self, *args):
         done = subprocess.run([STEPPIE, *args, "--locale", self.locale], env=self.env,
@@ -85,10 +87,15 @@ class Steppie:
         while time.monotonic() < end:
             with open(self.log_path) as f:
                 f.seek(offset)
-                m = re.findall(r"(http://127\.0\.0\.1:\d+/child/[0-9a-f-]{36})", f.read())
+                text = f.read()
+                m = re.findall(r"(http://127\.0\.0\.1:\d+/child/[0-9a-f-]{36})", text)
             if m:
                 self.url = m[-1]
                 assert f":{self.port}/" in self.url, self.url
+                return self.url
+            # "listening on <socket>; children: …" (in either language: the socket's path is the mark).
+            if self.wait_for_children is False and self.env["STEPPIE_SOCKET"] in text:
+                self.url = self.base + "/"
                 return self.url
             if self.proc.poll() is not None:
                 break

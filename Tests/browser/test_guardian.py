@@ -417,3 +417,104 @@ def test_a_damaged_backup_upload_is_refused_and_changes_nothing(make_steppie, br
     tap(d, 'form[data-form="backup-confirm"] button')
     wait_screen(d, "home")
     assert s.query("SELECT display_name FROM children") == [("Mina",)]
+
+
+# --------------------------------------------------------------------------- the first run
+
+@pytest.mark.parametrize("locale,size", [("ko", (800, 480)), ("en", (800, 480)), ("ko", (1280, 800)), ("en", (1280, 800))])
+def test_first_run_from_an_empty_data_folder_to_a_completed_first_activity(browsers, locale, size):
+    """#26 item 3 with pointer events only: language, the PIN twice on the pad, the recovery code
+    once, the first child (the name the page offers) with a template, the intensity heard with ▶
+    at the sink, then the child's screen and a first press saved. axe on every step."""
+    s = Steppie(locale=locale, empty=True)
+    try:
+        s.start()
+        d = browsers(*size)
+        d.get(s.base + "/")
+        wait_screen(d, "setup-language", 10)
+        tag = f"{locale}-{size[0]}x{size[1]}"
+        problems = []
+
+        def check(step):
+            fits = d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+            if not fits:
+                problems.append(f"{step}: sideways scrolling")
+            bad = axe.serious(axe.run(d))
+            if bad:
+                problems.append(f"{step}: {axe.report(bad)}")
+            shot(d, f"setup-{step}-{tag}")
+
+        check("language")
+        tap_and_load(d, f'a[data-lang="{locale}"]', "setup-pin")
+        assert d.execute_script("return document.documentElement.lang") == locale
+        if size == (800, 480):
+            assert d.execute_script("return document.documentElement.scrollHeight <= window.innerHeight"), "the PIN step scrolls"
+        check("pin")
+        for digit in PIN + PIN:   # the pad moves to the second field by itself
+            tap(d, f'button[data-digit="{digit}"]')
+        tap_and_load(d, 'button[data-pad="enter"]', "setup-code")
+        code = d.find_element(By.CSS_SELECTOR, "[data-recovery-code]").get_attribute("data-recovery-code")
+        assert re.fullmatch(r"\d{6}", code), code
+        check("code")
+        tap(d, 'label[for="written"]')
+        tap_and_load(d, 'button[data-step-next]', "setup-child")
+        assert d.find_element(By.ID, "name").get_attribute("value"), "no name offered for a touch-only screen"
+        check("child")
+        tap(d, 'label[for="template-morning"]')
+        tap_and_load(d, 'form[data-form="setup-child"] button[type="submit"]', "setup-feedback")
+        if size == (800, 480):
+            button = d.find_element(By.CSS_SELECTOR, "button[data-step-finish]").rect
+            assert button["y"] + button["height"] <= 480, f"Start is below the screen: {button}"
+        check("feedback")
+        rec = SinkRecorder()
+        try:
+            rec.mark_now()
+            tap(d, 'button[data-play="completed"][data-intensity="normal"]')
+            at_ms, loudest = rec.wait_audible()
+            print(f"first run ▶ normal audible {at_ms} ms after the mark (RMS {loudest:.3f})")
+        finally:
+            rec.close()
+        tap(d, 'label[for="intensity-quiet"]')
+        d.execute_script("window.__steppieOldPage = true;")
+        tap(d, 'button[data-step-finish]')
+        wait_screen(d, "current", 10)
+        shot(d, f"setup-done-{tag}")
+        assert s.query("SELECT feedback_intensity, locale FROM children") == [("quiet", locale)]
+        assert s.query("SELECT count(*) FROM routine_sets WHERE is_active = 1")[0][0] == 1
+        # A first activity done on the child's screen.
+        tap(d, DONE)
+        s.wait_db("the first completion", lambda: s.completed() == 1)
+        # The first run is gone now: the pages ask for the PIN just chosen.
+        d.get(s.base + "/guardian/setup")
+        wait_screen(d, "sign-in")
+        sign_in(d, s, lang=locale)
+        assert not problems, "\n".join(problems)
+    finally:
+        s.stop()
+
+
+def test_the_first_run_is_not_offered_over_the_home_network_nor_once_a_pin_exists(make_steppie, browsers):
+    """The home network's pages (HTTPS) never offer it; on the kiosk, a device with a PIN goes to
+    the PIN pad instead."""
+    s = Steppie(locale="en", empty=True)
+    try:
+        lan_port = free_port()
+        s.serve_args = ["--guardian-lan", f"127.0.0.1:{lan_port}"]
+        s.start()
+        lan = [f"https://127.0.0.1:{lan_port}"]
+        import ssl
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        for path in ("/guardian/setup", "/guardian/setup/pin", "/guardian/setup/available"):
+            try:
+                urllib.request.urlopen(lan[0] + path, context=ctx, timeout=5)
+                raise AssertionError(f"{path} answered over the home network")
+            except urllib.error.HTTPError as e:
+                assert e.code == 404, (path, e.code)
+    finally:
+        s.stop()
+    s = guardian(make_steppie)
+    d = browsers()
+    d.get(s.base + "/guardian/setup")
+    wait_screen(d, "sign-in")
