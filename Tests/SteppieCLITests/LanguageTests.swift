@@ -22,6 +22,11 @@ import SteppieLocalization
         // `init` and `children add` name the child with its particle (it was dropped: "아이 민아 추가했어요").
         ("ko", "cli.init.childAdded", ["child": "민아"], "아이 민아를 추가했어요."),
         ("ko", "cli.init.childAdded", ["child": "준"], "아이 준을 추가했어요."),
+        // The child's screen shows the sentence the voice says when all is done (they differed).
+        ("en", "kiosk.allDone", [:], "All routines are complete."),
+        ("en", "tts.allDone", [:], "All routines are complete."),
+        ("ko", "kiosk.allDone", [:], "오늘 할 일을 모두 끝냈어요."),
+        ("ko", "tts.allDone", [:], "오늘 할 일을 모두 끝냈어요."),
         ("ko", "cli.error.conflictingOptions", ["first": "--out", "second": "--output"], "--out, --output: 함께 쓸 수 없는 옵션이에요"),
         ("en", "cli.error.wrongPin", ["count": "1"], "that PIN is not right (1 failed attempt)."),
         ("en", "cli.error.wrongPin", ["count": "3"], "that PIN is not right (3 failed attempts)."),

@@ -101,16 +101,24 @@ def test_next_moves_on_and_all_done_after_six(make_steppie, browsers):
     for i in range(1, 6):
         tap(d, DONE)
         s.wait_db(f"completion {i + 1}", lambda: s.completed() == i + 1)
-        wait_screen(d, "undo")
-        tap(d, NEXT)
         if i < 5:
+            wait_screen(d, "undo")
+            tap(d, NEXT)
             wait_screen(d, "current")
             assert card_title(d) == titles[i + 1]
+    # The last one is celebrated at once (not after the undo window), and the all-done screen
+    # offers the undo of that last one, with no "Next" when nothing is next (#26 item 9).
     wait_screen(d, "allDone")
     assert progress(d) == "6 / 6"
     assert s.completed() == 6
     text = d.execute_script("return document.getElementById('message-text').textContent")
-    assert text == "All done! Well done.", text
+    assert text == "All routines are complete.", text   # what the voice says too
+    assert d.find_element(By.CSS_SELECTOR, UNDO).is_displayed()
+    assert not d.find_element(By.CSS_SELECTOR, NEXT).is_displayed()
+    tap(d, UNDO)
+    s.wait_db("the last one undone", lambda: s.completed() == 5)
+    wait_screen(d, "current")
+    assert card_title(d) == titles[5]
 
 
 def test_a_routine_added_from_the_command_line_appears_within_a_second(make_steppie, browsers):
@@ -251,8 +259,9 @@ def complete_all_from_current(d, s):
         wait_screen(d, "current")
         tap(d, DONE)
         s.wait_db(f"completion {i + 1}", lambda: s.completed() == i + 1)
-        wait_screen(d, "undo")
-        tap(d, NEXT)
+        if i < total - 1:
+            wait_screen(d, "undo")
+            tap(d, NEXT)
     wait_screen(d, "allDone")
 
 

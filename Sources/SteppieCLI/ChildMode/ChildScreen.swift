@@ -69,7 +69,10 @@ struct ChildScreen {
         if overlay == .none {
             if let left = state.undoSecondsLeft(at: now) {
                 lines.append(TextWidth.center(text("child.undo.countdown", ["count": String(left)]), in: width))
-                lines.append(TextWidth.center("U: \(text("child.undo.button"))    N: \(text("child.next.button"))", in: width))
+                // Nothing is next on the all-done screen: only the undo of the last one.
+                let keys = kind == .allDone ? "U: \(text("child.undo.button"))"
+                                            : "U: \(text("child.undo.button"))    N: \(text("child.next.button"))"
+                lines.append(TextWidth.center(keys, in: width))
             } else if state.focus != nil && kind != .waiting {
                 lines.append(TextWidth.center("Space / Enter: \(text("child.complete.button"))", in: width))
                 lines.append("")
