@@ -7,7 +7,7 @@ import SteppieLocalization
 /// Debian package): every command and option is on it, catalog text cannot become a roff request,
 /// and groff renders it without a warning in both languages.
 @Suite struct ManPageTests {
-    static let macros: Set<String> = [".TH", ".SH", ".SS", ".PP", ".TP", ".B", ".I", ".br", ".\\\"", "'\\\""]
+    static let macros: Set<String> = [".TH", ".SH", ".SS", ".PP", ".TP", ".B", ".I", ".br", ".\\\""]
 
     static func page(_ locale: String) throws -> String {
         ManPage.render(text: try LanguageTests.messages(locale), date: "2026-12-03")
@@ -80,7 +80,7 @@ import SteppieLocalization
         let ascii = en.unicodeScalars.allSatisfy { $0.isASCII }
         #expect(ascii)
         #expect(en.contains("\n.SH \"NAME\"\nsteppie \\- Steppie: "))
-        #expect(ko.hasPrefix("'\\\" -*- coding: UTF-8 -*-\n"))
+        #expect(ko.hasPrefix(".\\\" -*- coding: UTF-8 -*-\n"))
         #expect(ko.contains("\n.SH \"이름\"\nsteppie \\- 스테피: "))
         #expect(!ko.contains("\\[u"))
         #expect(en.contains(".TH STEPPIE 1 \"2026\\-12\\-03\" \"steppie \(SteppieVersion.current)\""))
