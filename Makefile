@@ -2,7 +2,7 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 
-.PHONY: build test run bench install uninstall sounds clean
+.PHONY: build test run bench install uninstall deb sounds clean
 
 build:
 	$(SWIFT) build
@@ -35,6 +35,11 @@ install:
 	sed 's|^ExecStart=.*|ExecStart=$(PREFIX)/bin/steppie serve|' contrib/systemd/steppie.service > $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
 	install -m 644 contrib/systemd/steppie-kiosk.service $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie-kiosk.service
 	chmod 644 $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service
+
+# The Debian package steppie_<version>_<arch>.deb in this folder, from a release build (or STEPPIE_BIN):
+# the binary, /usr/share/steppie, the systemd user units and the man pages (docs/packaging.md).
+deb:
+	STEPPIE_BIN="$(STEPPIE_BIN)" scripts/make-deb.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/steppie $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie.service $(DESTDIR)$(SYSTEMD_USER_DIR)/steppie-kiosk.service

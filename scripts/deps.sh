@@ -37,6 +37,14 @@ cmd make make
 cmd nm binutils
 cmd readelf binutils
 cmd systemd-analyze systemd
+# The Debian package (scripts/make-deb.sh, docs/packaging.md) and its test (scripts/deb-tests.sh).
+cmd dpkg-deb dpkg
+cmd dpkg-shlibdeps dpkg-dev
+cmd chrpath chrpath
+cmd strip binutils
+cmd cc gcc
+cmd lintian lintian
+cmd groff groff-base
 [ -d /usr/share/espeak-ng-data ] || [ -d /usr/lib/x86_64-linux-gnu/espeak-ng-data ] || need_pkgs+=(espeak-ng-data)
 
 if [ "${#need_pkgs[@]}" -eq 0 ]; then

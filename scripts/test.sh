@@ -25,5 +25,10 @@ scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|Service
 scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests'
 STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check
+# The Debian package from the same release binary: lintian, dpkg -i, steppie by name from the
+# installed files, dpkg -r and --purge; root's work, so through sudo when not root (docs/packaging.md).
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO env STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/deb-tests.sh
 # Nothing the tests started may still run: tmux servers, services, PulseAudio, browsers.
 scripts/leftovers.sh

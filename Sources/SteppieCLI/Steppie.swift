@@ -46,6 +46,8 @@ public enum Steppie {
             env.console.error(ErrorText.usage(startupError, text))
             return exitUsage
         }
+        // `steppie __man` and `__version`, for packaging: outside the tree, so help never lists them (ManPage).
+        if let status = ManPage.runHidden(arguments, env: env, text: text) { return status }
         let invocation: Invocation
         do {
             invocation = try CommandTree.parser.parse(arguments)

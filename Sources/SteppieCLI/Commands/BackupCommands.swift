@@ -8,7 +8,7 @@ import SteppieStore
 
 /// `steppie backup create|verify|restore`: Steppie's backup archive, all-or-nothing restore.
 enum BackupCommands {
-    static let appVersion = "0.1.0"
+    static let appVersion = SteppieVersion.current
 
     static func create(_ c: Context) throws -> Int32 {
         let store = try c.store()
