@@ -40,7 +40,7 @@ import Testing
             let clock = clock
             host = ServiceHost(store: store, databasePath: store.path, engine: engine, clock: clock,
                                socketPath: folder.appendingPathComponent("run/steppie.sock").path, speechLocale: "en",
-                               loopClock: { clock.now().timeIntervalSince1970 }) { [unowned self] in self.logged.append($0) }
+                               loopClock: { clock.now().timeIntervalSince1970 }, render: { $0.key }) { [unowned self] in self.logged.append($0) }
             try host.start()
         }
 
