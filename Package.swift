@@ -107,7 +107,8 @@ let swiftTargets: [Target] = [
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),
-    .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport"]),
+    .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport",
+                                                    "SteppieBackup", "SteppieFiles", "SteppieInput", "SteppieService", "SteppieTLS"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip", "CLazyLoad"]),
