@@ -48,18 +48,18 @@ let swiftTargets: [Target] = [
     // Pure core: data contract, validation, days and clocks, rules. No C, no I/O.
     .target(name: "SteppieCore"),
     // Owner-only files and folders, output-target checks, whole writes that report failure.
-    .target(name: "SteppieFiles"),
+    .target(name: "SteppieFiles", dependencies: ["SteppieCore"]),
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
     .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "CSQLite"]),
     // The guardian pages' TLS identity on the home network: key, self-signed certificate and
     // fingerprint through GnuTLS, kept owner-only beside the database.
-    .target(name: "SteppieTLS", dependencies: ["SteppieFiles", "CGnuTLS", "CLazyLoad"]),
+    .target(name: "SteppieTLS", dependencies: ["SteppieCore", "SteppieFiles", "CGnuTLS", "CLazyLoad"]),
     // Password hashing and random codes through libsodium, SHA-256 through nettle.
     .target(name: "SteppieSecurity", dependencies: ["CSodium", "CNettle"]),
     .target(name: "SteppieFeedback",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieFiles", "CEspeakNG", "CPulse", "CSndfile", "CEvdev", "CLazyLoad"]),
     // Big buttons and switches: Linux input devices (evdev) read as done / undo / next.
-    .target(name: "SteppieInput", dependencies: ["SteppieFiles", "CEvdev"]),
+    .target(name: "SteppieInput", dependencies: ["SteppieCore", "SteppieFiles", "CEvdev"]),
     // The child-mode runtime: executes the reducer's effects (store, engine, timers); driven by
     // the service, the terminal screen and the tests.
     .target(name: "SteppieChildMode",
@@ -107,7 +107,8 @@ let swiftTargets: [Target] = [
                                "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),
-    .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport"]),
+    .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport",
+                                                    "SteppieBackup", "SteppieFiles", "SteppieInput", "SteppieService", "SteppieTLS"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip", "CLazyLoad"]),

@@ -63,9 +63,9 @@ extension GuardianWeb {
         func pageError(_ error: any Error) -> PageError {
             switch error {
             case let v as ContractViolation:
-                let value = v.valueKey.map { t($0, v.arguments) } ?? Validator.printable(v.value)
-                let allowed = v.allowedKey.map { t($0, v.arguments) } ?? v.allowed
-                return PageError(field: v.field, message: t("web.error.invalid", ["field": fieldLabel(v.field), "value": value, "allowed": allowed]))
+                let say = CatalogRenderer(localizer: localizer, locale: locale)
+                return PageError(field: v.field, message: t("web.error.invalid", ["field": fieldLabel(v.field), "value": say.text(v.valueArgument),
+                                                                                  "allowed": say.text(v.allowedArgument)]))
             case StoreError.invalid(let v):
                 return pageError(v)
             case StoreError.childNameTaken(let name):
@@ -83,7 +83,9 @@ extension GuardianWeb {
             case let e as FormError:
                 return PageError(field: e.field, message: t(e.key, ["field": fieldLabel(e.field)].merging(e.arguments) { a, _ in a }))
             default:
-                // In the guardian's words: the value itself (paths, SQL) goes to the service's log.
+                // The shared sentence, in the page's language (`failureReason`): the error's own
+                // words when they show nothing of the server, else the kind of failure; the value
+                // itself (paths, SQL) goes to the service's log.
                 return PageError(field: nil, message: t("web.error.failed", ["reason": failureReason(error)]))
             }
         }

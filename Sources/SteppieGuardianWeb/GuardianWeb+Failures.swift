@@ -1,5 +1,6 @@
 import Foundation
 import SteppieBackup
+import SteppieCore
 import SteppieFiles
 import SteppieStore
 
@@ -9,43 +10,65 @@ import SteppieStore
 /// the home network (issue 24, class 10). The whole value goes to the service's log instead.
 extension GuardianWeb.Request {
     /// `error` in the guardian's words (what is wrong with an archive, or what failed on the
-    /// device); its description goes to the service's log.
+    /// device), said in the page's language by the one renderer of catalog messages; the error
+    /// itself goes to the service's log, in the device's language.
     func failureReason(_ error: any Error) -> String {
         log(error)
-        if let e = error as? BackupError, let (key, arguments) = GuardianFailureText.damage(e) {
-            return t("web.backup.damaged", ["detail": t(key, arguments)])
-        }
-        let (key, arguments) = GuardianFailureText.reason(error)
-        return t(key, arguments)
+        return say(GuardianFailureText.message(error))
     }
 
+    /// A catalog message in the page's language (`CatalogRenderer`).
+    func say(_ message: CatalogMessage) -> String {
+        localizer.text(message, locale: locale)
+    }
+
+    /// The error for the service's log, in the device's language, with the detail only the log
+    /// keeps (paths, SQLite's own message and SQL) as arguments of its catalog sentences.
     private func log(_ error: any Error) {
         let page = web.method + " /guardian/" + web.path.dropFirst().joined(separator: "/")
-        config.report(localizer.text("service.log.pageFailure", locale: config.defaultLocale,
-                                     args: ["page": page, "detail": String(describing: error)]))
+        config.report(localizer.text(CatalogMessage("service.log.pageFailure", ["page": .detail(page), "detail": .message(.log(error))]),
+                                     locale: config.defaultLocale))
     }
 }
 
-/// The catalog keys of failures by kind (`web.failure.*`, `web.backup.why.*`).
+/// Failures as the pages say them: by kind for the device's files, its database and archives
+/// (`web.failure.*`, `web.backup.why.*`); any other error in its own words (its `catalogMessage`,
+/// the command line's sentence) when those show nothing of the server.
 enum GuardianFailureText {
-    /// A failure of the device: its files, its database, or something unforeseen.
-    static func reason(_ error: any Error) -> (String, [String: String]) {
+    /// `error` as the pages say it: what is wrong with an archive (`web.backup.damaged`), else
+    /// what failed on the device.
+    static func message(_ error: any Error) -> CatalogMessage {
+        if let e = error as? BackupError, let (key, arguments) = damage(e) {
+            return CatalogMessage("web.backup.damaged", ["detail": .message(CatalogMessage(key, text: arguments))])
+        }
+        return reason(error)
+    }
+
+    /// A failure of the device: its files, its database, or something else.
+    static func reason(_ error: any Error) -> CatalogMessage {
         switch error {
-        case let e as FileRefusal: return (file(e), [:])
-        case let e as StoreError: return (store(e), [:])
-        case let e as SQLiteError: return (sqlite(e), [:])
+        case let e as FileRefusal: return CatalogMessage(file(e))
+        case let e as StoreError: return store(e).map { CatalogMessage($0) } ?? own(e, else: "web.failure.store")
+        case let e as SQLiteError: return CatalogMessage(sqlite(e))
         case let e as BackupError:
             switch e {
             // The archive writer keeps only errno's text: a full disk is recognised by it.
-            case .fileSystem(_, let reason): return (reason.contains(String(cString: strerror(ENOSPC))) ? "web.failure.noSpace" : "web.failure.files", [:])
-            case .notRegularFile, .crypto: return ("web.failure.files", [:])
-            case .store(let s): return (store(s), [:])
-            case .restoreFailed: return ("web.failure.restoreFailed", [:])
-            case .rollbackFailed: return ("web.failure.rollbackFailed", [:])
-            default: return ("web.failure.unknown", [:])
+            case .fileSystem(_, let reason): return CatalogMessage(reason.contains(String(cString: strerror(ENOSPC))) ? "web.failure.noSpace" : "web.failure.files")
+            case .notRegularFile, .crypto: return CatalogMessage("web.failure.files")
+            case .store(let s): return store(s).map { CatalogMessage($0) } ?? CatalogMessage("web.failure.store")
+            case .restoreFailed: return CatalogMessage("web.failure.restoreFailed")
+            case .rollbackFailed: return CatalogMessage("web.failure.rollbackFailed")
+            default: return CatalogMessage("web.failure.unknown")
             }
-        default: return ("web.failure.unknown", [:])
+        default: return own(error, else: "web.failure.unknown")
         }
+    }
+
+    /// The error's own sentence (`catalogMessage`, as the command line says it) when it carries
+    /// nothing of the server (`revealsDetail`: a path, a code, a library's words), else `key`.
+    static func own(_ error: any Error, else key: String) -> CatalogMessage {
+        guard let e = error as? any CatalogDescribable, !e.catalogMessage.revealsDetail else { return CatalogMessage(key) }
+        return e.catalogMessage
     }
 
     static func file(_ e: FileRefusal) -> String {
@@ -57,12 +80,14 @@ enum GuardianFailureText {
         }
     }
 
-    static func store(_ e: StoreError) -> String {
+    /// The kind of a store failure of the device's files or database; nil for a refusal of
+    /// another kind (no active set, nothing to undo …).
+    static func store(_ e: StoreError) -> String? {
         switch e {
         case .sqlite(let s): return sqlite(s)
         case .file(let f): return file(f)
         case .fileSystem: return "web.failure.files"
-        default: return "web.failure.store"
+        default: return nil
         }
     }
 

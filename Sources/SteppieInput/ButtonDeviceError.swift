@@ -1,4 +1,5 @@
 import SteppieFiles
+import SteppieCore
 
 /// Why an input device could not be opened or grabbed, as a value the caller says from the catalogs.
 public enum ButtonDeviceError: Error, Equatable, Sendable {
@@ -32,5 +33,23 @@ public enum ButtonDeviceError: Error, Equatable, Sendable {
         case .grabFailed(let path, _, let reason): ["path": path, "reason": reason]
         case .system(let path, let operation, _, let reason): ["path": path, "operation": operation, "reason": reason]
         }
+    }
+}
+
+extension ButtonDeviceError: CatalogDescribable {
+    /// `catalogKey` with `arguments`, the `kind` said first (`file.kind.*`).
+    public var catalogMessage: CatalogMessage {
+        CatalogMessage.button(key: catalogKey, arguments: arguments)
+    }
+}
+
+extension CatalogMessage {
+    /// A button message from its catalog key and arguments (`ButtonDeviceError`, `ButtonNotice`):
+    /// a `kind` argument is itself a catalog key, said first; the others (paths, the system's
+    /// reason) are detail.
+    public static func button(key: String, arguments: [String: String]) -> CatalogMessage {
+        CatalogMessage(key, Dictionary(uniqueKeysWithValues: arguments.map { name, value in
+            (name, name == "kind" ? .message(CatalogMessage(value)) : .detail(value))
+        }))
     }
 }

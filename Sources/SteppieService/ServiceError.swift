@@ -1,3 +1,4 @@
+import SteppieCore
 import SteppieFiles
 
 /// Why the service could not start or stopped, as values the command line says.
@@ -14,6 +15,6 @@ public enum ServiceError: Error, Equatable, Sendable {
     /// The kiosk pages' address could not be bound (in use, not this machine's).
     case httpUnavailable(address: String, errno: Int32)
     case system(operation: String, errno: Int32)
-    /// The guardian pages could not open the database.
-    case guardianPages(reason: String)
+    /// The guardian pages could not open the database (why, as its own message).
+    case guardianPages(reason: CatalogMessage)
 }

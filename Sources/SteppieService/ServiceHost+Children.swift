@@ -46,7 +46,7 @@ extension ServiceHost {
                 runtimes[child.id]?.reloadPlan()
             }
         } catch {
-            log(.fault(child: child.displayName, reason: String(describing: error)))
+            log(.fault(child: child.displayName, reason: describe(error)))
         }
     }
 
@@ -54,8 +54,9 @@ extension ServiceHost {
         let locale = child.profile.locale ?? speechLocale
         let name = child.displayName
         let report: (String) -> Void = { [log] in log(.fault(child: name, reason: $0)) }
-        let recordings = RecordingCache(store: store, report: report)
-        let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings, report: report)
+        let describe: (any Error) -> String = { [render] in render(.log($0)) }
+        let recordings = RecordingCache(store: store, describe: describe, report: report)
+        let sound = FeedbackCuePlayer(engine: engine, child: child, locale: locale, recordings: recordings, describe: describe, report: report)
         let gate = StartGate(sound)
         let id = child.id
         let events = EventLog(zone: store.timeZone, locale: locale) { [weak self] line throws(FileRefusal) in
@@ -63,7 +64,7 @@ extension ServiceHost {
         }
         do {
             let runtime = try ChildModeRuntime(store: store, child: child, clock: clock, player: gate, events: events)
-            runtime.onFault = { [log] in log(.fault(child: name, reason: String(describing: $0))) }
+            runtime.onFault = { [log] in log(.fault(child: name, reason: describe($0))) }
             // The service starting (a boot, a restart) is not a moment to speak: the first
             // announcement comes with the first press, timer, reminder or schedule.
             gate.muted = true
@@ -71,7 +72,7 @@ extension ServiceHost {
             gate.muted = false
             return runtime
         } catch {
-            log(.fault(child: name, reason: String(describing: error)))
+            log(.fault(child: name, reason: describe(error)))
             return nil
         }
     }

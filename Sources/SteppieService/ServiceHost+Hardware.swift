@@ -17,7 +17,7 @@ extension ServiceHost {
         let rows: [DeviceButton]
         do { rows = try store.deviceButtons() } catch {
             if storedButtons != nil { return }   // keep what runs; said once at start
-            log(.fault(child: "-", reason: String(describing: error)))
+            log(.fault(child: "-", reason: describe(error)))
             storedButtons = []
             return
         }

@@ -138,7 +138,7 @@ extension ServiceHost {
             _ = engine.output.mix(samples.map { Float($0) / 32768 }, into: program, offset: 0)
             return ServiceReply(id: id, ok: true, said: SayResult(samples: samples.count))
         } catch {
-            return .failure(id, .failed, String(describing: error))
+            return failed(id, child: "-", error)
         }
     }
 
@@ -165,7 +165,7 @@ extension ServiceHost {
             _ = try engine.play(Cue.make(event, context: context, feedback: feedback), feedback: feedback, locale: locale)
             return ServiceReply(id: id, ok: true)
         } catch {
-            return .failure(id, .failed, String(describing: error))
+            return failed(id, child: runtime.child.displayName, error)
         }
     }
 

@@ -61,6 +61,8 @@ public final class ServiceHost {
     /// monotonic in the service, the manual clock in tests (`ServiceHostClockTests`).
     let loopClock: () -> Double
     let speechLocale: String
+    /// Says a catalog message in the service's language (the language of its log).
+    let render: (CatalogMessage) -> String
     let log: (ServiceLogEntry) -> Void
     let notifier = SystemdNotifier()
     let started = Monotonic.now()
@@ -148,7 +150,7 @@ public final class ServiceHost {
     public init(store: Store, databasePath: String, engine: FeedbackEngine, clock: any WallClock, socketPath: String,
                 speechLocale: String, buttons: [ButtonDevice] = [], buttonChild: String? = nil, http: HTTPConfig? = nil,
                 guardianLAN: GuardianLANConfig? = nil, loopClock: @escaping () -> Double = Monotonic.seconds,
-                log: @escaping (ServiceLogEntry) -> Void) {
+                render: @escaping (CatalogMessage) -> String, log: @escaping (ServiceLogEntry) -> Void) {
         self.loopClock = loopClock
         self.httpConfig = http
         self.guardianLAN = guardianLAN
@@ -161,10 +163,24 @@ public final class ServiceHost {
         self.clock = clock
         self.socketPath = socketPath
         self.speechLocale = speechLocale
+        self.render = render
         self.log = log
     }
 
     deinit { shutdown() }
+
+    /// `error` for the log, in the service's language: its catalog message with the detail only
+    /// the log keeps (SQLite's own words), never Swift's description of the value.
+    func describe(_ error: any Error) -> String { render(.log(error)) }
+
+    /// A request that failed on the device: the fault goes to the log whole, the reply says it in
+    /// the service's language, and only in words a page may show (no path, code or library text:
+    /// the reply's reason is what the guardian pages say, `web.feedback.playFailed`).
+    func failed(_ id: Int?, child: String, _ error: any Error) -> ServiceReply {
+        log(.fault(child: child, reason: describe(error)))
+        let message = CatalogMessage(describing: error)
+        return .failure(id, .failed, render(message.revealsDetail ? CatalogMessage("service.reply.failed") : message))
+    }
 
     // MARK: Start and stop
 
@@ -249,7 +265,7 @@ public final class ServiceHost {
             }
             return result.status == 200 ? nil : result.body
         }
-        do { return try GuardianWeb(config: g) } catch { throw ServiceError.guardianPages(reason: String(describing: error)) }
+        do { return try GuardianWeb(config: g) } catch { throw ServiceError.guardianPages(reason: CatalogMessage(describing: error)) }
     }
 
     /// The guardian pages' address on the home network (nil: not served), with the port bound.

@@ -150,7 +150,8 @@ public struct ServiceReply: Codable, Equatable, Sendable {
 }
 
 /// Why a request was refused. The code is for programs (the command line says it in the user's
-/// language); the message is English for logs.
+/// language); the message is for logs and pages: a `failed` request's is in the service's
+/// language (`ServiceHost.failed`), the others' English.
 public struct ServiceFailure: Codable, Equatable, Sendable, Error {
     public enum Code: String, Codable, Sendable {
         case badRequest, lineTooLong, unknownOperation, otherDatabase, childNotFound, childAmbiguous,

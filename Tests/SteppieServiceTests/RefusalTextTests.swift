@@ -1,7 +1,8 @@
 import Foundation
 import SteppieCore
-import SteppieGuardianWeb
+@testable import SteppieGuardianWeb
 import SteppieService
+import SteppieStore
 import SteppieTestSupport
 import Synchronization
 import Testing
@@ -85,8 +86,43 @@ import Testing
         // The whole detail went to the log: which page, and SQLite's own words.
         let lines = log.lines.withLock { $0 }
         #expect(lines.count == 1 && lines.first?.contains("refused by a test") == true, "\(lines)")
+        // …as arguments of catalog sentences in the device's language, not Swift's description.
+        #expect(lines.first?.contains("SQLite code 1811: refused by a test; in: INSERT") == true, "\(lines)")
+        for tell in ["Error(", "sqlite(", "SQLite error", "code:", "message:", "StoreError"] { #expect(lines.first?.contains(tell) == false, "\(lines)") }
         #expect(lines.first?.contains("/guardian/set/\(set.id.lowercased)/add") == true, "\(lines)")
         #expect(try f.dump() == before)
+    }
+
+    /// The pages' generic failure text and the command line say the same sentence for the same
+    /// error in the same language (issue 25, item 5): both go through the one renderer of
+    /// catalog messages. The command line's is its real standard error, on the fixture's database.
+    @Test(arguments: ["ko", "en"])
+    func thePageFallbackSaysTheCommandLinesSentence(_ locale: String) throws {
+        let f = try GuardianWebFixture()
+        let cli = ServiceFixture()
+        let lang = locale == "ko" ? "ko_KR.UTF-8" : "en_US.UTF-8"
+        let run = cli.run(["undo", "--child", "Mina", "--no-service"], extra: ["STEPPIE_DB": f.db, "LANG": lang, "LC_ALL": lang])
+        #expect(run.status == 1, "\(run.err)")
+        let said = run.err.trimmingCharacters(in: .newlines)
+        let sentence = try #require(said.hasPrefix("steppie: ") ? String(said.dropFirst("steppie: ".count)) : nil, "\(said)")
+
+        let log = LogLines()
+        var config = try GuardianWebFixture.config(db: f.db, photos: f.photos, secure: f.secure, wall: f.wall, played: f.played)
+        config.report = { line in log.lines.withLock { $0.append(line) } }
+        var request = GuardianWeb.Request(web: WebRequest(method: "POST", path: ["guardian", "undo"]), store: f.store, config: config)
+        request.locale = locale
+        let shown = request.pageError(StoreError.nothingToUndo)
+        #expect(shown.field == nil)
+        #expect(shown.message == request.t("web.error.failed", ["reason": sentence]), "\(shown.message) vs \(sentence)")
+        // A failure that would show a server path keeps the pages' own words; the log has the path.
+        let full = request.pageError(StoreError.file(.system(path: f.db, operation: "open", errno: ENOSPC, reason: "No space left on device")))
+        #expect(full.message == request.t("web.error.failed", ["reason": request.t("web.failure.noSpace")]))
+        #expect(Self.leaks(full.message, folder: f.directory).isEmpty)
+        let lines = log.lines.withLock { $0 }
+        #expect(lines.count == 2 && lines.last?.contains(f.directory) == true, "the log has the path: \(lines)")
+        for line in lines {
+            for tell in ["Error(", "errno:", "path:", "file(", "system(", "StoreError", "FileRefusal"] { #expect(!line.contains(tell), "\(line)") }
+        }
     }
 
     /// The error block of a page, for the failure message.

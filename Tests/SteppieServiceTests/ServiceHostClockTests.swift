@@ -2,6 +2,8 @@ import Foundation
 import SteppieChildMode
 import SteppieCore
 import SteppieFeedback
+import SteppieFiles
+import SteppieLocalization
 @testable import SteppieService
 import SteppieStore
 import Testing
@@ -22,7 +24,8 @@ import Testing
         var logged: [ServiceLogEntry] = []
         private(set) var host: ServiceHost!
 
-        init(start: String, zone: String = "Asia/Seoul", prepare: (Store, Child, Date) throws -> Void = { _, _, _ in }) throws {
+        init(start: String, zone: String = "Asia/Seoul", locale: String = "en",
+             prepare: (Store, Child, Date) throws -> Void = { _, _, _ in }) throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-host-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let now = try #require(Timestamp.parse(start))
@@ -38,9 +41,11 @@ import Testing
             let sounds = try SoundLibrary(directory: CLIRepository.root + "/Sounds")
             let engine = FeedbackEngine(output: output, sounds: sounds, render: { key, _, _ in key }, log: { _ in })
             let clock = clock
+            let catalogs = try CatalogSet.load(directory: URL(fileURLWithPath: CLIRepository.root + "/Localization"))
+            let renderer = CatalogRenderer(localizer: Localizer(catalogs: catalogs, systemLocale: nil), locale: locale)
             host = ServiceHost(store: store, databasePath: store.path, engine: engine, clock: clock,
                                socketPath: folder.appendingPathComponent("run/steppie.sock").path, speechLocale: "en",
-                               loopClock: { clock.now().timeIntervalSince1970 }) { [unowned self] in self.logged.append($0) }
+                               loopClock: { clock.now().timeIntervalSince1970 }, render: { renderer.say($0) }) { [unowned self] in self.logged.append($0) }
             try host.start()
         }
 
@@ -76,6 +81,39 @@ import Testing
                 out.append(try JSONDecoder().decode(Wrapped.self, from: Data(line.utf8)).event)
             }
             return out
+        }
+    }
+
+    /// A request that fails on the device (issue 25, item 5) is logged whole in the service's
+    /// language, SQLite's own words and a path kept as arguments of catalog sentences, never
+    /// Swift's description of the value; the reply (what the guardian pages show) says it in
+    /// words a page may show.
+    @Test func aFailureIsLoggedInTheServicesLanguageAndAnsweredWithoutDetail() throws {
+        let rig = try Rig(start: "2026-03-02T07:00:00+09:00", locale: "ko")
+        let full = StoreError.sqlite(SQLiteError(code: 13, message: "database or disk is full", sql: "UPDATE daily_logs SET state = 1"))
+        let reply = rig.host.failed(3, child: "Mina", full)
+        guard case .fault(let child, let reason)? = rig.logged.last else {
+            Issue.record("no fault logged: \(rig.logged)")
+            return
+        }
+        #expect(child == "Mina")
+        #expect(reason == "데이터베이스 오류: 디스크가 가득 찼어요 (SQLite 코드 13: database or disk is full, 실행한 SQL: UPDATE daily_logs SET state = 1)",
+                "\(reason)")
+        #expect(reply.ok == false && reply.error?.code == .failed)
+        #expect(reply.error?.message == "데이터베이스 오류: 디스크가 가득 찼어요", "\(String(describing: reply.error))")
+
+        let path = "/srv/steppie/sounds/chime.wav"
+        let refused = rig.host.failed(4, child: "-", FileRefusal.system(path: path, operation: "open", errno: EACCES, reason: "Permission denied"))
+        guard case .fault(_, let logged)? = rig.logged.last else {
+            Issue.record("no fault logged: \(rig.logged)")
+            return
+        }
+        #expect(logged == "쓸 수 없어요: \(path) (권한이 없어요 (open))", "\(logged)")
+        #expect(refused.error?.message == "기기에서 하지 못했어요 (이유는 서비스 기록에 있어요)", "\(String(describing: refused.error))")
+        for line in [reason, logged, reply.error?.message ?? "", refused.error?.message ?? ""] {
+            for tell in ["Error(", "errno:", "code:", "path:", "sqlite(", "system(", "StoreError", "FileRefusal", "Permission denied"] {
+                #expect(!line.contains(tell), "\(line)")
+            }
         }
     }
 

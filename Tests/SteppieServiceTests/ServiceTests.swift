@@ -34,6 +34,32 @@ import Testing
         #expect(f.run(["service", "status"]).status == 1)
     }
 
+    /// The service's log says a fault in the device's language (issue 25, item 5): on a Korean
+    /// system a sound effect that is missing is a Korean line naming the effect and the folder,
+    /// never the error's English description or Swift's rendering of the value.
+    @Test func aFaultIsLoggedInKoreanOnAKoreanDevice() throws {
+        let f = ServiceFixture()
+        #expect(f.run(["init", "--child", "Mina"]).status == 0)
+        // A data folder with the catalogs but without the sound effects: each is a fault the
+        // service logs and goes on without.
+        let data = f.directory + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: data + "/Localization",
+                                                   withDestinationPath: ServiceFixture.repository.appendingPathComponent("Localization").path)
+        try f.start(extra: ["STEPPIE_DATA_DIR": data, "LANG": "ko_KR.UTF-8", "LC_ALL": "ko_KR.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"])
+        defer { f.process?.stop(SIGTERM) }
+        // The line that says it listens comes after the socket answers.
+        #expect(waitUntil(timeout: 10) { f.logText.contains("\(f.socket)에서 기다려요") }, "the log's other lines are Korean too: \(f.logText)")
+        let log = f.logText
+        let faults = log.split(separator: "\n").filter { $0.hasPrefix("steppie serve: -: ") }
+        #expect(faults.contains { $0.contains("효과음 chime이 없어요: \(data)/Sounds") }, "\(log)")
+        for line in faults {
+            for tell in ["missingSound(", "Error(", "directory:", "name:", "code:", "is missing in", "make-sounds"] {
+                #expect(!line.contains(tell), "\(line)")
+            }
+        }
+    }
+
     @Test func completeGoesThroughTheServiceAndEveryScreenSeesIt() throws {
         let f = ServiceFixture()
         #expect(f.run(["init", "--child", "Mina"]).status == 0)

@@ -66,7 +66,7 @@ enum BackupCommands {
             switch e {
             case .childRequired, .childForDeviceBackup:
                 // Which child a phone backup replaces is the caller's choice: a usage mistake.
-                c.console.error(ErrorText.backup(e, c.text))
+                c.console.error(c.text(e.catalogMessage))
                 return Steppie.exitUsage
             default: throw e
             }

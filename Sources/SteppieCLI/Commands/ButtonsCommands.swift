@@ -45,7 +45,7 @@ enum ButtonsCommands {
         let raw = inv.argument("PATH") ?? ""   // required, and --grab / --no-grab exclusive: the tree's rules
         let path = try DevicePaths.storable(raw, option: "PATH", c)
         do throws(ButtonPathError) { try ButtonPath.checkStorable(path) } catch {
-            throw UsageError.refusedValue(option: "PATH", value: raw, reason: ErrorText.button(error.catalogKey, error.arguments, c.text))
+            throw UsageError.refusedValue(option: "PATH", value: raw, reason: c.text(CatalogMessage.button(key: error.catalogKey, arguments: error.arguments)))
         }
         // `--map` is typed in the tree (`ButtonMap`): the parser refused a malformed one.
         let keyMap = inv.typed(ButtonMap.self, "--map").flatMap { $0 == .anyKeyIsDone ? nil : $0.description }

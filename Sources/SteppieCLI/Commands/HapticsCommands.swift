@@ -52,7 +52,7 @@ enum HapticsCommands {
                                           reason: c.text("cli.haptics.rumbleKind", ["kind": c.text("file.kind.\(kind.rawValue)")]))
         }
         do { _ = try RumbleDevice(path: path) } catch let e as FeedbackError {
-            throw UsageError.refusedValue(option: "--rumble", value: raw, reason: ErrorText.feedback(e, c.text))
+            throw UsageError.refusedValue(option: "--rumble", value: raw, reason: c.text(e.catalogMessage))
         }
         return path
     }

@@ -92,8 +92,14 @@ enum L10nCommands {
 }
 
 /// Errors of the localization tools.
-enum L10nError: Error, Equatable {
+enum L10nError: Error, Equatable, CatalogDescribable {
     case unknownKey(String)
+
+    var catalogMessage: CatalogMessage {
+        switch self {
+        case .unknownKey(let key): CatalogMessage("cli.error.unknownKey", text: ["key": key])
+        }
+    }
 }
 
 extension L10nCommands {

@@ -31,7 +31,7 @@ enum ServiceCommands {
                                                   report: { log(.fault(child: "-", reason: $0)) })
         if let note { c.console.error(c.text("cli.feedback.outputNote", ["note": ErrorText.notice(note, c.text)])) }
         let locales = Set((try store.children(includeArchived: false)).compactMap(\.profile.locale) + [c.text.locale])
-        do { try engine.warmUp(locales: locales.sorted()) } catch { log(.fault(child: "-", reason: String(describing: error))) }
+        do { try engine.warmUp(locales: locales.sorted()) } catch { log(.fault(child: "-", reason: text(.log(error)))) }
         // Every value was parsed and checked with the command line (exit 64 before anything above).
         let buttons = try c.invocation.allTyped(ButtonSpec.self, "--button").map { spec in
             try ButtonDevice(spec: spec, debounce: spec.effectiveDebounce(childSetting: Debouncer.defaultWindow), now: ContinuousClock.now)
@@ -40,7 +40,7 @@ enum ServiceCommands {
         let lan = try guardianLANConfig(c, database: database)
         let host = ServiceHost(store: store, databasePath: database, engine: engine, clock: c.env.clock, socketPath: socket,
                                speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"),
-                               http: http, guardianLAN: lan, log: log)
+                               http: http, guardianLAN: lan, render: { text($0) }, log: log)
         try host.start()
         host.run(until: { cterminal_stop_signal() != 0 })
         return 0

@@ -36,7 +36,7 @@ extension Context {
         let sounds: SoundLibrary
         if resilient {
             let (library, problems) = SoundLibrary.loadingWhatIsThere(directory: soundsDirectory)
-            problems.forEach { report(String(describing: $0)) }
+            problems.forEach { report(ErrorText.line($0, text)) }
             sounds = library
         } else {
             sounds = try soundLibrary()

@@ -1,4 +1,6 @@
 import Dispatch
+import SteppieCore
+import SteppieLocalization
 
 /// Looks up user-facing text by catalog key; every string the command line prints comes from here.
 public struct Messages: Sendable {
@@ -11,6 +13,13 @@ public struct Messages: Sendable {
     }
 
     public func callAsFunction(_ key: String, _ args: [String: String] = [:]) -> String { lookup(key, args) }
+
+    /// `message` in this locale, said by the one renderer of catalog messages (nested messages
+    /// and names in the same language).
+    public func callAsFunction(_ message: CatalogMessage) -> String { renderer.say(message) }
+
+    /// The renderer on these messages' catalogs and locale.
+    public var renderer: CatalogRenderer { CatalogRenderer(locale: locale, lookup: lookup) }
 
     /// Looks `key` up on another thread, so the catalog it lives in is read while the command does
     /// its own work (on a second core); the text is discarded, the catalog keeps what was read.

@@ -1,3 +1,6 @@
+import Foundation
+import SteppieCore
+
 /// Why a recording was refused or could not be attached or removed, as comparable values.
 enum RecordingError: Error, Equatable {
     /// No file at the path.
@@ -14,4 +17,21 @@ enum RecordingError: Error, Equatable {
     case copyFailed(path: String, reason: String)
     /// `--remove` for a routine without a recording in that language.
     case none(title: String, locale: String)
+}
+
+extension RecordingError: CatalogDescribable {
+    /// A recording refused, or one that could not be attached or removed, in the reader's words.
+    var catalogMessage: CatalogMessage {
+        switch self {
+        case .notFound(let path): CatalogMessage("cli.error.recording.notFound", ["path": .detail(path)])
+        case .tooLarge(let path, let bytes):
+            CatalogMessage("cli.error.recording.tooLarge", ["path": .detail(path), "size": .text(String(format: "%.1f", Double(bytes) / 1_048_576))])
+        case .notAudio(let path, let reason): CatalogMessage("cli.error.recording.notAudio", ["path": .detail(path), "reason": .detail(reason)])
+        case .tooLong(let path, let ms):
+            CatalogMessage("cli.error.recording.tooLong", ["path": .detail(path), "seconds": .text(String(format: "%.1f", Double(ms) / 1000))])
+        case .silent(let path): CatalogMessage("cli.error.recording.silent", ["path": .detail(path)])
+        case .copyFailed(let path, let reason): CatalogMessage("cli.error.recording.copy", ["path": .detail(path), "reason": .detail(reason)])
+        case .none(let title, let locale): CatalogMessage("cli.error.recording.none", text: ["title": title, "locale": locale])
+        }
+    }
 }

@@ -33,3 +33,21 @@ public struct ContractViolation: Error, Equatable, Sendable, CustomStringConvert
 
     public var description: String { "\(field): \(value) is not allowed (allowed: \(allowed))" }
 }
+
+extension ContractViolation: CatalogDescribable {
+    /// `cli.error.invalid`: the field, the value (or what describes it) and what is allowed, in
+    /// the reader's words when there are keys for them.
+    public var catalogMessage: CatalogMessage {
+        CatalogMessage("cli.error.invalid", ["field": .text(field), "value": valueArgument, "allowed": allowedArgument])
+    }
+
+    /// The value as a reader sees it: `valueKey`'s words, else the value made printable.
+    public var valueArgument: CatalogMessage.Argument {
+        valueKey.map { .message(CatalogMessage($0, text: arguments)) } ?? .text(Validator.printable(value))
+    }
+
+    /// What is allowed as a reader sees it: `allowedKey`'s words, else `allowed`.
+    public var allowedArgument: CatalogMessage.Argument {
+        allowedKey.map { .message(CatalogMessage($0, text: arguments)) } ?? .text(allowed)
+    }
+}

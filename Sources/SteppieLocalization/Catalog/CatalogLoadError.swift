@@ -1,3 +1,5 @@
+import SteppieCore
+
 /// Why the catalogs could not be loaded; file names are relative to the `Localization/` directory
 /// (`ko/tts.json`) so messages stay short and tests can compare them.
 public enum CatalogLoadError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -33,5 +35,13 @@ public enum CatalogLoadError: Error, Equatable, Sendable, CustomStringConvertibl
         case .duplicateKey(let key, let firstFile, let secondFile):
             "Key \"\(key)\" is defined in both \(firstFile) and \(secondFile); keep one."
         }
+    }
+}
+
+extension CatalogLoadError: CatalogDescribable {
+    /// `cli.error.catalog` with the English description as its reason: the catalogs that would
+    /// say it otherwise are what could not be read.
+    public var catalogMessage: CatalogMessage {
+        CatalogMessage("cli.error.catalog", ["reason": .detail(description)])
     }
 }
