@@ -1,4 +1,5 @@
 import Foundation
+import SteppieCore
 import SteppieSecurity
 
 /// `steppie kiosk enable|disable [--user NAME] [--root DIR]` (#26 item 2): the six set-up steps of
@@ -6,10 +7,14 @@ import SteppieSecurity
 /// recorded in its manifest (a file changed since is kept and said so). `--root DIR` writes the
 /// same files under DIR and runs nothing, so a test (or a curious guardian) sees every file.
 enum KioskCommands {
-    /// Why the kiosk could not be set up or taken down, said in the user's language.
-    struct Failure: Error {
+    /// Why the kiosk could not be set up or taken down, said in the user's language (paths are detail).
+    struct Failure: Error, CatalogDescribable {
         let key: String
         let arguments: [String: String]
+
+        var catalogMessage: CatalogMessage {
+            CatalogMessage(key, arguments.mapValues { $0.hasPrefix("/") ? .detail($0) : .text($0) })
+        }
     }
 
     /// What `enable` did, kept at `KioskPlan.manifestPath` under the root.
@@ -29,18 +34,9 @@ enum KioskCommands {
         }
     }
 
-    static func enable(_ c: Context) throws -> Int32 {
-        do { return try enableChecked(c) } catch let f as Failure { return fail(f, c) }
-    }
+    static func enable(_ c: Context) throws -> Int32 { try enableChecked(c) }
 
-    static func disable(_ c: Context) throws -> Int32 {
-        do { return try disableChecked(c) } catch let f as Failure { return fail(f, c) }
-    }
-
-    private static func fail(_ f: Failure, _ c: Context) -> Int32 {
-        c.console.error("steppie: " + c.text(f.key, f.arguments))
-        return Steppie.exitFailure
-    }
+    static func disable(_ c: Context) throws -> Int32 { try disableChecked(c) }
 
     /// The folder written under: `--root`, else the machine (which needs root).
     private static func root(_ c: Context) throws -> (path: String, machine: Bool) {
