@@ -74,6 +74,22 @@
     return params;
   }
 
+  // A ▶ plays what the feedback form shows now, saved or not: its fields go along (the button's
+  // own event and intensity win), marked so the service reads them.
+  function withProfileForm(form) {
+    var profile = document.querySelector('form[data-form="feedback"]');
+    if (!profile) return encode(form);
+    var values = {};
+    var order = [];
+    function put(key, value) { if (!(key in values)) order.push(key); values[key] = value; }
+    new FormData(profile).forEach(function (value, key) { put(key, value); });
+    new FormData(form).forEach(function (value, key) { put(key, value); });
+    put('preview', 'form');
+    var params = new URLSearchParams();
+    order.forEach(function (key) { params.append(key, values[key]); });
+    return params;
+  }
+
   function playButtons() {
     var status = document.querySelector('.play-status');
     document.querySelectorAll('form[data-form="play"]').forEach(function (form) {
@@ -82,7 +98,7 @@
         fetch(form.action, {
           method: 'POST',
           headers: { 'Accept': 'application/json' },
-          body: encode(form),
+          body: withProfileForm(form),
           credentials: 'same-origin'
         }).then(function (r) { return r.json(); }).then(function (reply) {
           if (status) status.textContent = reply.message || '';

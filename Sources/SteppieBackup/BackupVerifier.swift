@@ -10,14 +10,19 @@ public struct BackupVerifier: Sendable {
     /// Every check of a restore (entries, sizes, manifest, checksum, JSON, entities and
     /// references); returns what the backup holds, or throws the first problem found.
     /// `naming` adds the backup's child and set names to the plan.
+    /// `holdings` (the device's children now): a Linux backup's plan also says, child by child,
+    /// what it replaces and brings (`scope`), as the restore's own confirmation does.
     public func verify(archive: URL, defaultChildName: String = "Child", at now: Date, naming: Bool = false,
-                       progress: ProgressHandler? = nil) throws -> RestorePlan {
+                       holdings: [ChildHoldings]? = nil, progress: ProgressHandler? = nil) throws -> RestorePlan {
         let loaded = try ArchiveLoader(limits: limits, defaultChildName: defaultChildName, now: now)
             .load(path: archive.path, progress: progress)
         var plan = Self.plan(loaded, path: archive.path, replacing: nil)
         if naming {
             plan.childNames = loaded.contents.snapshot.children.map(\.displayName)
             plan.setNames = loaded.contents.snapshot.routineSets.filter { $0.deletedAt == nil }.map(\.name)
+        }
+        if let holdings, loaded.manifest.sourcePlatform == .linux {
+            plan.scope = Restorer.scope(.device, loaded: loaded, holdings: holdings)
         }
         return plan
     }

@@ -124,3 +124,37 @@ public struct RestoreReport: Sendable, Equatable, Codable {
     public var plan: RestorePlan
     public var needsNewPin: Bool
 }
+
+extension RestoreScope {
+    /// What the restore does, child by child, as sentences: where the backup goes, what each
+    /// child on the device has now (sets and counts) and what comes in its place, whose sets the
+    /// backup holds. One list for the command line's confirmation and the backup page's.
+    public var summary: [CatalogMessage] {
+        var out: [CatalogMessage] = []
+        switch kind {
+        case .device: out.append(CatalogMessage("cli.restore.scope.device"))
+        case .child: out.append(CatalogMessage(newChild ? "cli.restore.scope.newChild" : "cli.restore.scope.child",
+                                               ["child": .text(child ?? "")]))
+        }
+        if replaced.isEmpty { out.append(CatalogMessage("cli.restore.replacedNothing")) }
+        for c in replaced { out.append(CatalogMessage("cli.restore.replaced", Self.arguments(c))) }
+        if !kept.isEmpty { out.append(CatalogMessage("cli.restore.kept", ["children": .text(kept.joined(separator: ", "))])) }
+        for c in incoming { out.append(CatalogMessage("cli.restore.incoming", Self.arguments(c))) }
+        return out
+    }
+
+    private static func arguments(_ c: ChildContents) -> [String: CatalogMessage.Argument] {
+        let child: CatalogMessage.Argument = c.archived ? .message(CatalogMessage("cli.restore.archived", ["child": .text(c.name)])) : .text(c.name)
+        let sets: CatalogMessage.Argument = c.sets.isEmpty ? .message(CatalogMessage("cli.restore.noSets")) : .name(joined(c.sets))
+        return ["child": child, "sets": sets, "routines": .text(String(c.routines)), "logs": .text(String(c.dailyLogs)),
+                "photos": .text(String(c.photos))]
+    }
+
+    /// Several names as one, in each language any of them has (`Morning routine, School routine`).
+    static func joined(_ names: [LocalizedText]) -> LocalizedText {
+        let locales = Set(names.flatMap { $0.values.keys })
+        var values: [String: String] = [:]
+        for locale in locales { values[locale] = names.map { $0.resolve(chosen: locale, system: nil) }.joined(separator: ", ") }
+        return LocalizedText(values)
+    }
+}

@@ -78,6 +78,7 @@ extension GuardianWeb {
                 case .emptySetCannotBeActivated: return PageError(field: nil, message: t("web.error.emptySet"))
                 case .dayInFuture: return PageError(field: "date", message: t("web.error.future"))
                 case .dayNotTracked: return PageError(field: "date", message: t("web.error.notTracked"))
+                case .lastRoutineOfActiveSet: return PageError(field: nil, message: t("web.error.lastRoutine"))
                 default: return PageError(field: nil, message: t("web.error.gone"))
                 }
             case let e as FormError:

@@ -56,6 +56,13 @@ extension GuardianWeb {
         }
         let now = try? r.store.rowCounts()   // counts, not every row
         h += "</ul><p data-count=\"replaced-logs\">\(r.t("web.backup.logsNow", ["count": String(now?.dailyLogs ?? 0)]))</p>"
+        // Child by child, as the command line says it: what each has on the device now (sets,
+        // routines, history, photos), what stays, and whose sets the backup brings.
+        if let scope = plan.scope {
+            h += "<ul data-list=\"scope\">"
+            for line in scope.summary { h += "<li>\(r.localizer.text(line, locale: r.locale))</li>" }
+            h += "</ul>"
+        }
         h += "<h3>\(r.t("web.backup.incoming"))</h3><ul data-list=\"incoming\">"
         for name in plan.childNames ?? [] { h += "<li>\(name)</li>" }
         h += "</ul>"
@@ -146,7 +153,7 @@ extension GuardianWeb {
         }
         do {
             let plan = try BackupVerifier().verify(archive: URL(fileURLWithPath: spool.path), defaultChildName: r.t("web.backup.defaultChild"),
-                                                   at: r.now, naming: true)
+                                                   at: r.now, naming: true, holdings: try? r.store.childHoldings())
             let staged = PendingRestore(token: Secrets.randomToken(byteCount: 16), path: spool.path, plan: plan, file: spool)
             pending = staged
             return backupPage(r, pending: staged)

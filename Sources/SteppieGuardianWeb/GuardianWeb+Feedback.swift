@@ -46,7 +46,7 @@ extension GuardianWeb {
         body += number("pitch", String(p.pitch), min: "0", max: "99", step: "1")
         body += """
         <p><label for="voiceVariant">\(r.fieldLabel("voiceVariant"))</label>
-        <input id="voiceVariant" name="voiceVariant" value="\(p.voiceVariant ?? "")" maxlength="40" placeholder="\(r.t("web.feedback.voiceDefault"))"\(invalid("voiceVariant"))></p>
+        \(voiceSelect(r, selected: p.voiceVariant, invalid: invalid("voiceVariant")))</p>
         </fieldset><fieldset><legend>\(r.t("web.feedback.timing"))</legend>
         <p><label for="undoDurationSeconds">\(r.fieldLabel("undoDurationSeconds"))</label>
         <select id="undoDurationSeconds" name="undoDurationSeconds"\(invalid("undoDurationSeconds"))>
@@ -87,6 +87,19 @@ extension GuardianWeb {
         body += "</tbody></table><p class=\"play-status\" role=\"status\" aria-live=\"polite\"></p></section>"
         return r.page(screen: "feedback", titleKey: "web.feedback.title", titleArgs: ["name": child.displayName], status: status,
                       error: error, body: body)
+    }
+
+    /// The installed voice variants as a list (a free-text box let any word through), the
+    /// language's own voice first; a stored name no longer installed stays choosable.
+    func voiceSelect(_ r: Request, selected: String?, invalid: HTML) -> HTML {
+        var names = config.voiceVariants
+        if let selected, !selected.isEmpty, !names.contains(selected) { names.insert(selected, at: 0) }
+        var h: HTML = "<select id=\"voiceVariant\" name=\"voiceVariant\"\(invalid)>"
+        h += "<option value=\"\"\((selected ?? "").isEmpty ? " selected" : "")>\(r.t("web.feedback.voiceDefault"))</option>"
+        for name in names {
+            h += "<option value=\"\(name)\"\(name == selected ? " selected" : "")>\(name)</option>"
+        }
+        return h + "</select>"
     }
 
     func saveFeedback(_ r: inout Request, _ child: Child) -> WebResponse {
@@ -155,12 +168,27 @@ extension GuardianWeb {
             if r.web.wantsJSON { return .json("{\"ok\":false,\"error\":\"event\"}", status: 400) }
             return feedbackPage(r, child, status: 400, error: PageError(field: "event", message: r.t("web.error.choice", ["field": r.fieldLabel("event")])))
         }
-        let failure = config.play(child.id, event, intensity)
-        if r.web.wantsJSON {
-            let message = failure.map { r.t("web.feedback.playFailed", ["reason": $0]) } ?? r.t("web.feedback.played")
-            return .json("{\"ok\":\(failure == nil),\"message\":\(Self.jsonString(message))}", status: failure == nil ? 200 : 409)
+        // ▶ plays what the form shows now (sent along by guardian.js as `preview=form`), not only the
+        // saved values; checked by the same rules as a save, and nothing is saved.
+        var patch = ProfilePatch()
+        let profile: FeedbackProfile
+        do {
+            if r.web.form["preview"] == "form" { try readProfile(r.web.form, into: &patch) }
+            patch.intensity = intensity.flatMap(FeedbackIntensity.init(rawValue:)) ?? patch.intensity
+            profile = try patch.applied(to: child.profile)
+        } catch {
+            let refusal = r.pageError(error)
+            if r.web.wantsJSON { return .json("{\"ok\":false,\"message\":\(Self.jsonString(refusal.message))}", status: 400) }
+            return feedbackPage(r, child, profile: patch.merged(into: child.profile), status: 400, error: refusal)
         }
-        r.nextNotice = failure.map { r.t("web.feedback.playFailed", ["reason": $0]) } ?? r.t("web.feedback.played")
+        // "Off" (or no sound and no speech) has nothing to play: say so instead of "playing".
+        let silent = profile.intensity == .off || (!profile.soundEnabled && !profile.ttsEnabled)
+        let failure = silent ? nil : config.play(child.id, event, profile)
+        let said = failure.map { r.t("web.feedback.playFailed", ["reason": $0]) } ?? r.t(silent ? "web.feedback.playedSilent" : "web.feedback.played")
+        if r.web.wantsJSON {
+            return .json("{\"ok\":\(failure == nil),\"message\":\(Self.jsonString(said))}", status: failure == nil ? 200 : 409)
+        }
+        r.nextNotice = said
         return .seeOther("/guardian/child/\(child.id.lowercased)/feedback")
     }
 

@@ -22,8 +22,9 @@ public final class GuardianWeb: Sendable {
     /// browser go to memory, so they are held smaller).
     public static let maxRestoreBytes = 256 << 20
 
-    /// What plays a cue on the device: (child, event, intensity) → nil when it played, else why not.
-    public typealias Player = @Sendable (_ child: UUID, _ event: String, _ intensity: String?) -> String?
+    /// What plays a cue on the device: (child, event, the profile to play it with) → nil when it
+    /// played, else why not.
+    public typealias Player = @Sendable (_ child: UUID, _ event: String, _ profile: FeedbackProfile) -> String?
     /// What speaks a text on the device: (text, locale) → nil when it played, else why not.
     public typealias Speaker = @Sendable (_ text: String, _ locale: String) -> String?
 
@@ -46,6 +47,9 @@ public final class GuardianWeb: Sendable {
         /// The guardian pages on the home network (`--guardian-lan`): their address and the
         /// certificate's SHA-256 fingerprint, shown on the home page of the kiosk's pages.
         public var lan: (url: String, fingerprint: String)?
+        /// The voice variants installed with espeak-ng, offered on the feedback page (the service
+        /// fills it; empty: only the language's own voice).
+        public var voiceVariants: [String] = []
         /// On the kiosk, idle seconds after which a guardian page goes back to the child's page
         /// (signed in, the session ends on the way). The service's own idle end is the same 3 minutes.
         public var kioskIdleSeconds = 180

@@ -144,14 +144,15 @@ extension ServiceHost {
 
     /// Plays one feedback event at one intensity on the device's stream, as a guardian tunes by
     /// listening; the sample title is the child's current activity.
-    func preview(id: Int?, child: String?, event: String?, intensity: String?, locale: String?) -> ServiceReply {
+    func preview(id: Int?, child: String?, event: String?, intensity: String?, locale: String?,
+                 profile override: FeedbackProfile? = nil) -> ServiceReply {
         let runtime: ChildModeRuntime
         switch self.runtime(for: child) {
         case .success(let found): runtime = found
         case .failure(let f): return ServiceReply(id: id, ok: false, error: f)
         }
         guard let event = FeedbackEvent(rawValue: event ?? "completed") else { return .failure(id, .invalidValue, "unknown event") }
-        var profile = runtime.child.profile
+        var profile = override ?? runtime.child.profile
         if let raw = intensity {
             guard let intensity = FeedbackIntensity(rawValue: raw) else { return .failure(id, .invalidValue, "unknown intensity") }
             profile.intensity = intensity
@@ -169,10 +170,10 @@ extension ServiceHost {
         }
     }
 
-    /// "Play on the device" from the guardian pages: the cue a press would make, at the child's
-    /// saved profile with `intensity`, on the device's open stream. 200, or 409 with the reason.
-    func playForGuardian(child: UUID, event: String, intensity: String?) -> (status: Int, body: String) {
-        let reply = preview(id: nil, child: child.lowercased, event: event, intensity: intensity, locale: nil)
+    /// "Play on the device" from the guardian pages: the cue a press would make with `profile`
+    /// (the form's values, not yet saved), on the device's open stream. 200, or 409 with the reason.
+    func playForGuardian(child: UUID, event: String, profile: FeedbackProfile) -> (status: Int, body: String) {
+        let reply = preview(id: nil, child: child.lowercased, event: event, intensity: nil, locale: nil, profile: profile)
         return reply.ok ? (200, "") : (409, reply.error?.message ?? "failed")
     }
 

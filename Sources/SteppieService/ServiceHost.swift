@@ -253,8 +253,8 @@ public final class ServiceHost {
     private func guardianPages(_ config: GuardianWeb.Config, box: HostBox) throws -> GuardianWeb {
         var g = config
         g.uploads = uploads   // one ledger for the device, whichever pages an upload comes through
-        g.play = { [bridge] child, event, intensity in
-            let result = bridge.run { box.host?.playForGuardian(child: child, event: event, intensity: intensity) ?? (503, "stopping") }
+        g.play = { [bridge] child, event, profile in
+            let result = bridge.run { box.host?.playForGuardian(child: child, event: event, profile: profile) ?? (503, "stopping") }
             return result.status == 200 ? nil : result.body
         }
         g.say = { [bridge] text, locale in

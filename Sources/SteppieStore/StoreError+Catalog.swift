@@ -15,6 +15,7 @@ extension StoreError: CatalogDescribable {
             return CatalogMessage("cli.error.database", ["reason": reason])
         case .newerSchema(let id): return CatalogMessage("cli.error.newerSchema", ["migration": .detail(id)])
         case .childNotFound(let c): return CatalogMessage("cli.error.childNotFound", ["child": .text(Validator.printable(c))])
+        case .childArchived(let c): return CatalogMessage("cli.error.childArchived", ["child": .text(Validator.printable(c))])
         case .childAmbiguous(let names):
             return CatalogMessage("cli.error.childAmbiguous", ["children": .text(names.map(Validator.printable).joined(separator: ", "))])
         case .childNameAmbiguous(let name, let children):
@@ -96,6 +97,7 @@ extension GuardianEditError: CatalogDescribable {
         case .routineOfAnotherChild(let routine, let child):
             CatalogMessage("cli.error.routineOfAnotherChild", ["routine": .text(routine.lowercased), "child": .text(Validator.printable(child))])
         case .childNotArchived(let child): CatalogMessage("cli.error.childNotArchived", ["child": .text(Validator.printable(child))])
+        case .lastRoutineOfActiveSet(_, let set): CatalogMessage("cli.error.lastRoutineOfActiveSet", ["name": .name(set)])
         }
     }
 }

@@ -7,6 +7,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case sqlite(SQLiteError)
     case newerSchema(migrationId: String)
     case childNotFound(String)
+    /// The name (or id) is an archived child's: said so, with the way back, not "no child named".
+    case childArchived(String)
     case childAmbiguous([String])
     /// `--child NAME` matches several children whose names fold alike (each listed with its id).
     case childNameAmbiguous(name: String, children: [String])

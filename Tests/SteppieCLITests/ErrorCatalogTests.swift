@@ -31,7 +31,7 @@ import Testing
                 .system(path: path, operation: "open", errno: $0, reason: "strerror's words")
             }
         let store: [StoreError] = [
-            .invalid(v), .invalid(pin), .newerSchema(migrationId: "0042"), .childNotFound("Mina"), .childAmbiguous(["Mina", "Joon"]),
+            .invalid(v), .invalid(pin), .newerSchema(migrationId: "0042"), .childNotFound("Mina"), .childArchived("Mina"), .childAmbiguous(["Mina", "Joon"]),
             .childNameAmbiguous(name: "Mina", children: ["Mina (a1)", "MINA (b2)"]), .noChildren, .childNameTaken("Mina"),
             .setNotFound("Morning"), .setNameAmbiguous(name: "Morning", sets: ["s1", "s2"]), .routineNotFound("r1"),
             .noActiveSet(child: "Mina"), .notCurrent(routine: "r1", current: "r2"), .notCurrent(routine: "r1", current: nil), .allDone,
@@ -45,6 +45,7 @@ import Testing
             .emptySetCannotBeActivated(setId: nil, name: LocalizedText(ko: "저녁", en: "Evening")),
             .dayInFuture(day: day, today: yesterday), .dayNotTracked(routineId: routine, day: day),
             .routineOfAnotherChild(routineId: routine, child: "Joon"), .childNotArchived(name: "Mina"),
+            .lastRoutineOfActiveSet(routineId: routine, set: LocalizedText(ko: "아침", en: "Morning")),
         ]
         let guardian: [GuardianError] = [
             .sessionRequired(lockedSeconds: 30), .sessionRequired(lockedSeconds: nil), .lockedOut(seconds: 60),

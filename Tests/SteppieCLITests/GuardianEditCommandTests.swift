@@ -146,7 +146,10 @@ import SteppieStore
         #expect(h.run(["children", "list", "--archived"], locale: "ko").out == "Mina  \(id)  2026-03-02 보관\n")
         #expect(h.run(["history", "--child", "mina"]).out.hasPrefix("Mina — 2026-03-02\n  ✓ 07:00  Wake up\n"))
         #expect(h.run(["stats", "--child", "Mina"]).status == 0)
-        #expect(h.run(["today", "--child", "Mina"]).status == 1)          // still hidden from child mode
+        // Still hidden from child mode, and said as archived, not "no child named" (#26 item 9).
+        let today = h.run(["today", "--child", "Mina"])
+        #expect(today.status == 1 && today.err == "steppie: Mina is archived; bring them back with: steppie children unarchive Mina\n", "\(today.err)")
+        #expect(h.run(["today", "--child", "Mina"], locale: "ko").err == "steppie: Mina는 보관되어 있어요. 다시 꺼내려면: steppie children unarchive Mina\n")
         #expect(h.run(["children", "unarchive", "Mina"], locale: "ko").out == "Mina가 다시 아이 목록에 있어요.\n")
         #expect(h.run(["children", "unarchive", "Mina"]).status == 1)
         #expect(h.run(["today"]).status == 0)

@@ -19,6 +19,21 @@ import Testing
         return root
     }
 
+    /// The variants a profile may name: files of `voices/!v` with names the contract accepts
+    /// (a name with a space, or a folder, is not offered), sorted; the real espeak-ng's too.
+    @Test func variantsAreTheVariantFilesWithUsableNames() throws {
+        let root = try Self.dataFolder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for file in ["voices/!v/m1", "voices/!v/Mr serious", "voices/!v/Annie"] {
+            try Data("name x\n".utf8).write(to: URL(fileURLWithPath: "\(root)/\(file)"))
+        }
+        try FileManager.default.createDirectory(atPath: "\(root)/voices/!v/folder", withIntermediateDirectories: true)
+        #expect(VoiceFiles(dataDirectory: root).variants() == ["Annie", "f3", "m1"])
+        let installed = try SpeechSynthesizer.shared.installedVariants()
+        #expect(installed.count > 20 && installed.contains("f3") && installed.contains("m1"), "\(installed)")
+        #expect(!installed.contains { $0.contains(" ") })
+    }
+
     @Test func languagesInFamilyFoldersAreNamedByTheirPath() throws {
         let root = try Self.dataFolder()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -52,8 +52,9 @@ final class GuardianWebFixture {
                                   say: { text, locale in
                                       played.calls.withLock { $0.append("say \(locale) \(text)") }
                                       return nil
-                                  }) { child, event, intensity in
-            played.calls.withLock { $0.append("\(child.lowercased) \(event) \(intensity ?? "-")") }
+                                  }) { child, event, profile in
+            played.calls.withLock { $0.append("\(child.lowercased) \(event) \(profile.intensity.rawValue)") }
+            played.profiles.withLock { $0.append(profile) }
             return nil
         }
     }
@@ -113,4 +114,6 @@ final class GuardianWebFixture {
 /// The cues the pages asked the device to play.
 final class PlayRecorder: Sendable {
     let calls = Mutex<[String]>([])
+    /// The profile each cue was asked to play with (the form's values, not yet saved).
+    let profiles = Mutex<[FeedbackProfile]>([])
 }

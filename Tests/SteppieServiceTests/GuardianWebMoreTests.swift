@@ -118,6 +118,10 @@ struct GuardianWebMoreTests {
                             files: ["archive": UploadedFile(filename: "b.zip", contentType: "application/zip", bytes: archive)])
         #expect(staged.status == 200 && staged.text.contains("data-screen=\"backup-confirm\""))
         #expect(staged.text.contains("Joon") && staged.text.contains("Mina") && staged.text.contains("Morning routine"))
+        // Child by child, with the device's counts and whose sets come, as the command line says it (#26 item 9).
+        #expect(staged.text.contains("<ul data-list=\"scope\">"), "\(staged.text)")
+        #expect(staged.text.contains("<li>Replaced: Joon (sets: School; 0 routines, 0 log entries, 0 photos).</li>"), "\(staged.text)")
+        #expect(staged.text.contains("<li>From the backup: Mina (sets: Morning routine;"), "\(staged.text)")
         // When it was made, in the device's time zone, as a guardian reads it.
         #expect(staged.text.contains("A backup from Linux, made 1 Dec 2025, 09:00."), "\(staged.text)")
         // The backup had no slots; Joon's two go with him.

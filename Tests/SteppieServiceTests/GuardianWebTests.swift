@@ -187,6 +187,55 @@ struct GuardianWebTests {
         #expect(f.photoFiles().isEmpty)
     }
 
+    /// ▶ plays the form's values as they are now, unsaved (it played the saved ones), checked by
+    /// the same rules as a save; "off" says nothing plays instead of "playing" (#26 item 9).
+    @Test func playUsesTheFormsValuesAndOffSaysSo() throws {
+        let f = try GuardianWebFixture()
+        let (cookie, csrf) = try f.signIn()
+        let child = f.child.id.lowercased
+        let before = try f.dump()
+        let form = ["csrf": csrf, "preview": "form", "event": "completed", "intensity": "strong", "ttsEnabled": "on", "soundEnabled": "on",
+                    "pitch": "70", "ttsRate": "0.7", "quietHoursStart": "", "quietHoursEnd": ""]
+        let played = f.post("/guardian/child/\(child)/play", cookie: cookie, form: form, json: true)
+        #expect(played.status == 200 && played.text.contains("Playing on the device."), "\(played.text)")
+        let profile = try #require(f.played.profiles.withLock { $0.last })
+        #expect(profile.pitch == 70 && profile.ttsRate == 0.7 && profile.intensity == .strong && !profile.hapticEnabled)
+        #expect(try f.dump() == before)   // nothing saved
+        var bad = form
+        bad["pitch"] = "120"
+        let refused = f.post("/guardian/child/\(child)/play", cookie: cookie, form: bad, json: true)
+        #expect(refused.status == 400 && f.played.calls.withLock { $0.count } == 1)
+        var off = form
+        off["intensity"] = "off"
+        let silent = f.post("/guardian/child/\(child)/play", cookie: cookie, form: off, json: true)
+        #expect(silent.status == 200 && silent.text.contains("Off: nothing plays"), "\(silent.text)")
+        #expect(f.played.calls.withLock { $0.count } == 1)
+        #expect(try f.dump() == before)
+    }
+
+    /// The voice variant is chosen from the installed ones (it was a free-text box).
+    @Test func theVoiceIsChosenFromAList() throws {
+        let f = try GuardianWebFixture()
+        let (cookie, _) = try f.signIn()
+        let page = f.get("/guardian/child/\(f.child.id.lowercased)/feedback", cookie: cookie).text
+        #expect(page.contains("<select id=\"voiceVariant\" name=\"voiceVariant\""))
+        #expect(!page.contains("<input id=\"voiceVariant\""))
+    }
+
+    /// A parent on these pages is never sent to a command line (#26 item 9: the backup page said
+    /// "the same as the command steppie backup create").
+    @Test func thePagesNameNoCommand() throws {
+        let f = try GuardianWebFixture()
+        let (cookie, _) = try f.signIn()
+        let child = f.child.id.lowercased
+        for path in ["/guardian/", "/guardian/backup", "/guardian/child/\(child)/feedback", "/guardian/child/\(child)/routines",
+                     "/guardian/child/\(child)/history", "/guardian/l10n"] {
+            let page = f.get(path, cookie: cookie)
+            #expect(page.status == 200, "\(path)")
+            #expect(!page.text.contains("steppie "), "\(path) names a command")
+        }
+    }
+
     /// A refused feedback form comes back with what the guardian typed (the refused value marked),
     /// not the stored values: nothing typed is lost to one mistake (#26 item 9).
     @Test func aRefusedFeedbackFormKeepsWhatWasTyped() throws {

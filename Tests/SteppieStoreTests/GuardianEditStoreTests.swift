@@ -212,3 +212,30 @@ import SteppieCore
         #expect(try store.integrityProblems().isEmpty)
     }
 }
+
+/// The active set never ends up empty by an edit (#26 item 9): deleting or turning off its last
+/// visible routine is refused; in a set that is not active it is allowed.
+@Suite struct ActiveSetNeverEmptyTests {
+    @Test func theLastRoutineOfTheActiveSetStays() throws {
+        let f = try StoreFixture()
+        let child = try f.childWithMorning()
+        let set = try #require(try f.store.activeSet(childId: child.id))
+        let routines = try f.store.routines(setId: set.id).filter(\.isVisible).sorted { $0.order < $1.order }
+        for r in routines.dropLast() { try f.store.setRoutineActive(id: r.id, false, at: f.now) }
+        let last = try #require(routines.last)
+        let before = try f.store.dump()
+        for attempt in [{ _ = try f.store.deleteRoutine(id: last.id, at: f.now) }, { _ = try f.store.setRoutineActive(id: last.id, false, at: f.now) }] {
+            do {
+                try attempt()
+                Issue.record("the last routine of the active set was hidden")
+            } catch GuardianEditError.lastRoutineOfActiveSet(let id, let name) {
+                #expect(id == last.id && name == set.name)
+            }
+        }
+        #expect(try f.store.dump() == before)
+        // Another set, not active: its last routine may go.
+        let other = try f.store.createSet(childId: child.id, template: .bedtime, at: f.now)
+        for r in try f.store.routines(setId: other.id) { _ = try f.store.deleteRoutine(id: r.id, at: f.now) }
+        #expect(try f.store.routines(setId: other.id).allSatisfy { !$0.isVisible })
+    }
+}

@@ -238,10 +238,16 @@ def test_axe_finds_no_serious_violation_on_any_screen(make_steppie, browsers, lo
     assert "23:30" in text or "11:30" in text, text
     axe_check(dw, f"{locale} waiting", found); checked.append("waiting")
 
-    # empty: the active set has no active routine.
+    # empty: the active set has no active routine. The command line and the pages refuse to turn
+    # off the last one (#26 item 9), but an older database or an imported one can still hold such
+    # a set: written here directly.
     e = make_steppie(locale=locale)
-    for rid, in e.query("SELECT id FROM routines WHERE routine_set_id=?", e.active_set()):
-        e.cli("routine", "deactivate", rid)
+    con = sqlite3.connect(e.db, timeout=5)
+    try:
+        con.execute("UPDATE routines SET is_active = 0 WHERE routine_set_id = ?", (e.active_set(),))
+        con.commit()
+    finally:
+        con.close()
     e.start()
     de = open_page(browsers(1280, 800), e, screen="empty")
     axe_check(de, f"{locale} empty", found); checked.append("empty")

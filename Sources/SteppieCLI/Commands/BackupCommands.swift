@@ -121,7 +121,7 @@ enum BackupCommands {
                                                  "routines": String(plan.counts.routines), "logs": String(plan.counts.dailyLogs),
                                                  "assets": String(plan.counts.assets)])
         if let scope = plan.scope {
-            text += "\n" + RestoreSummary(text: c.text, resolve: c.resolve).lines(scope).joined(separator: "\n")
+            text += "\n" + scope.summary.map { c.text($0) }.joined(separator: "\n")
         } else if let now = plan.replacing {
             text += "\n" + c.text("cli.backup.replacing", ["routines": String(now.routines), "logs": String(now.dailyLogs),
                                                            "assets": String(now.assets)])

@@ -1,6 +1,7 @@
 import CTerminal
 import Foundation
 import SteppieBackup
+import SteppieFeedback
 import SteppieCore
 import SteppieGuardianWeb
 import SteppieInput
@@ -75,6 +76,8 @@ enum ServiceCommands {
         if let text = c.env.variables["STEPPIE_KIOSK_IDLE_SECONDS"], let seconds = Int(text), (1...3600).contains(seconds) {
             guardian.kioskIdleSeconds = seconds
         }
+        // The service speaks anyway: its espeak-ng knows which variants are installed.
+        guardian.voiceVariants = (try? SpeechSynthesizer.shared.installedVariants()) ?? []
         return (guardian, photos)
     }
 

@@ -37,8 +37,18 @@ public final class Context {
     }
 
     /// The child named by `--child`, or the only child.
+    /// The child `--child` names among the active ones; an archived child's name is said as such.
     public func child() throws -> Child {
-        try store().resolveChild(invocation.value("--child"))
+        let store = try store()
+        let selector = invocation.value("--child")
+        do {
+            return try store.resolveChild(selector)
+        } catch StoreError.childNotFound(let name) {
+            if let selector, !selector.isEmpty, let archived = try? store.resolveArchivedChild(selector) {
+                throw StoreError.childArchived(archived.displayName)
+            }
+            throw StoreError.childNotFound(name)
+        }
     }
 
     /// Prints a value as one JSON document: sorted keys (for stable output), pretty, slashes

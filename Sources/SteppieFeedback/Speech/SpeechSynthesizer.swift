@@ -42,6 +42,15 @@ public final class SpeechSynthesizer: @unchecked Sendable {
         }
     }
 
+    /// The voice variants installed with espeak-ng (`voices/!v`) that a profile can name (letters,
+    /// digits, `-` and `_`), sorted: what the guardian's feedback page offers.
+    public func installedVariants() throws -> [String] {
+        try queue.sync {
+            try initializeIfNeeded()
+            return voiceFiles?.variants() ?? []
+        }
+    }
+
     /// Opens libespeak-ng and initializes it on the synthesizer's queue without waiting, so a
     /// command that will speak overlaps that work with its own start-up; a failure here is left
     /// for the first real call, which tries again and reports it.

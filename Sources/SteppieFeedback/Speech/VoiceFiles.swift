@@ -35,6 +35,15 @@ struct VoiceFiles: Sendable {
         return nil
     }
 
+    /// The variant files in `voices/!v` whose names a profile accepts (`Validator.voiceVariant`).
+    func variants() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/voices/!v")) ?? []
+        return names.filter { name in
+            !name.isEmpty && name.utf8.count <= 40 && isFile(dataDirectory + "/voices/!v/" + name)
+                && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        }.sorted { $0.lowercased() < $1.lowercased() }
+    }
+
     private func isFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG

@@ -17,6 +17,9 @@ public enum GuardianEditError: Error, Equatable, Sendable {
     case dayNotTracked(routineId: UUID, day: LocalDay)
     /// The routine belongs to another child than the one named.
     case routineOfAnotherChild(routineId: UUID, child: String)
+    /// The last routine the child sees in their active set cannot be deleted or turned off: the
+    /// active set would be empty (another set must be activated, or a routine added, first).
+    case lastRoutineOfActiveSet(routineId: UUID, set: LocalizedText)
     /// The child is not archived (for `unarchiveChild`).
     case childNotArchived(name: String)
 }

@@ -42,6 +42,7 @@ extension Store {
     public func deleteRoutine(id: UUID, at now: Date) throws -> Routine {
         try write {
             var r = try routine(id: id)
+            try keepActiveSetNonEmpty(without: r)
             if r.deletedAt == nil { r.deletedAt = now }
             try updateRoutine(r, at: now)
             return r
@@ -69,11 +70,20 @@ extension Store {
     public func setRoutineActive(id: UUID, _ active: Bool, at now: Date) throws -> Routine {
         try write {
             var r = try routine(id: id)
+            if !active { try keepActiveSetNonEmpty(without: r) }
             r.isActive = active
             if active { r.order = try freeOrder(for: r) }
             try updateRoutine(r, at: now)
             return r
         }
+    }
+
+    /// Refuses to hide `r` when it is the last routine the child sees in their active set: an active
+    /// set with nothing in it is a screen with nothing to do (and the set could not be activated so).
+    private func keepActiveSetNonEmpty(without r: Routine) throws {
+        guard r.isVisible, try set(id: r.routineSetId).isActive,
+              try !routines(setId: r.routineSetId).contains(where: { $0.isVisible && $0.id != r.id }) else { return }
+        throw GuardianEditError.lastRoutineOfActiveSet(routineId: r.id, set: try set(id: r.routineSetId).name)
     }
 
     /// `r.order` when no other visible routine of its set uses it, else one past the last visible order.
