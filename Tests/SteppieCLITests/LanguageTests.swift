@@ -178,7 +178,7 @@ import SteppieLocalization
          "데이터베이스가 계속 사용 중이에요 (다른 프로그램이 데이터베이스를 쓰고 있어요). 아무것도 저장하지 않았어요. 다시 해 주세요"),
         (FeedbackError.pulse(call: "pa_stream_write", reason: "Bad state"), "PulseAudio 호출이 실패했어요: pa_stream_write"),
         (FeedbackError.speech(call: "espeak_SetVoiceByName(en)", code: 2), "음성 합성이 안 됐어요 (espeak_SetVoiceByName(en), 코드 2)"),
-        (FeedbackError.missingSound(name: "chime", directory: "/s"), "효과음 chime이 없어요: /s"),
+        (FeedbackError.missingSound(name: "chime", directory: "/s"), "효과음 chime.wav가 없어요: /s"),
     ] as [(any Error, String)])
     func koreanErrorsStayKorean(_ error: any Error, _ expected: String) throws {
         let line = ErrorText.line(error, try Self.messages("ko"))

@@ -52,7 +52,7 @@ import Testing
         #expect(waitUntil(timeout: 10) { f.logText.contains("\(f.socket)에서 기다려요") }, "the log's other lines are Korean too: \(f.logText)")
         let log = f.logText
         let faults = log.split(separator: "\n").filter { $0.hasPrefix("steppie serve: -: ") }
-        #expect(faults.contains { $0.contains("효과음 chime이 없어요: \(data)/Sounds") }, "\(log)")
+        #expect(faults.contains { $0.contains("효과음 chime.wav가 없어요: \(data)/Sounds") }, "\(log)")
         for line in faults {
             for tell in ["missingSound(", "Error(", "directory:", "name:", "code:", "is missing in", "make-sounds"] {
                 #expect(!line.contains(tell), "\(line)")

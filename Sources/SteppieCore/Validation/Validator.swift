@@ -374,11 +374,17 @@ public enum Validator {
 
     /// A value safe to print in an error: controls escaped, long values cut (after 60 code
     /// points, so a value of a million combining marks on one letter costs no more than a short one).
-    public static func printable(_ s: String) -> String {
+    public static func printable(_ s: String) -> String { printable(s, limit: 60) }
+
+    /// A path as a log or a fault line says it: control characters made visible like `printable`,
+    /// but whole (a path cut at 60 characters loses the file it names), up to PATH_MAX.
+    public static func printablePath(_ s: String) -> String { printable(s, limit: 4096) }
+
+    static func printable(_ s: String, limit: Int) -> String {
         var out = ""
         var taken = 0
         for u in s.unicodeScalars {
-            if taken == 60 { out += "…"; break }
+            if taken == limit { out += "…"; break }
             taken += 1
             if isForbidden(u) { out += String(format: "\\u{%X}", u.value) } else { out.unicodeScalars.append(u) }
         }

@@ -7,14 +7,14 @@ extension FeedbackError: CatalogDescribable {
         switch self {
         case .speech(let call, let code):
             CatalogMessage("cli.feedback.error.speech", ["call": .detail(call), "code": .detail(String(code))])
-        case .soundFile(let path, _): CatalogMessage("cli.feedback.error.soundFile", ["path": .detail(Validator.printable(path))])
+        case .soundFile(let path, _): CatalogMessage("cli.feedback.error.soundFile", ["path": .detail(Validator.printablePath(path))])
         case .missingSound(let name, let directory):
-            CatalogMessage("cli.feedback.error.missingSound", ["name": .text(name), "path": .detail(Validator.printable(directory))])
-        case .wavFile(let path, _): CatalogMessage("cli.feedback.error.wavFile", ["path": .detail(Validator.printable(path))])
+            CatalogMessage("cli.feedback.error.missingSound", ["name": .text("\(name).wav"), "path": .detail(Validator.printablePath(directory))])
+        case .wavFile(let path, _): CatalogMessage("cli.feedback.error.wavFile", ["path": .detail(Validator.printablePath(path))])
         case .pulse(let call, _): CatalogMessage("cli.feedback.error.pulse", ["call": .detail(call)])
         case .hapticDevice(let path, _), .noRumble(let path):
-            CatalogMessage("cli.feedback.error.haptic", ["path": .detail(Validator.printable(path))])
-        case .hapticLog(let path, _): CatalogMessage("cli.feedback.error.hapticLog", ["path": .detail(Validator.printable(path))])
+            CatalogMessage("cli.feedback.error.haptic", ["path": .detail(Validator.printablePath(path))])
+        case .hapticLog(let path, _): CatalogMessage("cli.feedback.error.hapticLog", ["path": .detail(Validator.printablePath(path))])
         }
     }
 
