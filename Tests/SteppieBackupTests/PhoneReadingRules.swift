@@ -87,7 +87,7 @@ struct PhoneReadingRules {
         rule("manifest.checksum.algorithm", sum["algorithm"] as? String == "sha256")
         let hex = sum["dataJson"] as? String ?? ""
         rule("manifest.checksum.lowercaseHex", hex.count == 64 && hex.allSatisfy { "0123456789abcdef".contains($0) }, hex)
-        rule("manifest.checksum.matches", hex == SHA256.hex(entries["data.json"] ?? []), hex)
+        rule("manifest.checksum.matches", hex == SHA256.hex(of: Data(entries["data.json"] ?? [])), hex)
         if ios { rule("manifest.ios.prettySortedKeys", Self.prettySorted(bytes), String(decoding: bytes, as: UTF8.self)) }
     }
 
@@ -106,7 +106,7 @@ struct PhoneReadingRules {
         rule("data.required", sets != nil && routines != nil && logs != nil && settings != nil, "\(d.keys.sorted())")
         if ios {
             rule("data.ios.dailyRoutineAssignments", (d["dailyRoutineAssignments"] as? [Any])?.isEmpty == true)
-            rule("data.ios.prettySortedKeys", Self.prettySorted(bytes), "")
+            rule("data.ios.prettySortedKeys", Self.prettySorted(bytes), String(text.prefix(300)))
         }
         let sets_ = sets ?? [], routines_ = routines ?? [], logs_ = logs ?? []
         let setKey = ios ? "routineSetID" : "routineSetId", routineKey = ios ? "routineID" : "routineId"
@@ -292,7 +292,7 @@ struct PhoneReadingRules {
             case "{", "[": stack.append([])
             case "}", "]":
                 if let keys = stack.popLast(), c == "}" {
-                    if keys != keys.sorted(by: { $0.lowercased() == $1.lowercased() ? $0 < $1 : $0.lowercased() < $1.lowercased() }) { return false }
+                    if keys != keys.sorted() { return false }   // code-point order, as iOS writes (`routineSets` before `routines`)
                 }
             case "\"":
                 var j = s.index(after: i)

@@ -67,7 +67,7 @@ public struct PhoneExporter: Sendable {
         let document = mapping.document(rows, child: child, deviceLocale: deviceLocale, photos: photos.exported, at: now)
         let ios = platform == .ios
         let data = try PhoneDocument.encoded(document, ios: ios)
-        let checksum = SHA256.hex(data)
+        let checksum = SHA256.hex(of: Data(data))
         let manifest = PhoneManifest(backupSchemaVersion: platform.schemaVersion, createdAt: mapping.stamp(now),
                                      sourcePlatform: platform.rawValue, appVersion: appVersion,
                                      checksum: .init(algorithm: "sha256", dataJson: checksum))
