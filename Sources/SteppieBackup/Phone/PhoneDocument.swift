@@ -169,7 +169,7 @@ struct PhoneDocument: Encodable {
     }
 
     /// The bytes as the target app writes its JSON: iOS pretty-printed with sorted keys,
-    /// Android compact in the order of its own writer.
+    /// Android compact (its writer, org.json, keeps no key order either).
     static func encoded<T: Encodable>(_ value: T, ios: Bool) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = ios ? [.prettyPrinted, .sortedKeys] : []
