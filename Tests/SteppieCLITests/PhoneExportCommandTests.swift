@@ -51,7 +51,7 @@ import SteppieBackup
         #expect(en.status == 0, "\(en.err)")
         #expect(en.out == "Archive for the iOS app written: \(path) (Mina: 6 routines, 1 log entry, 0 photos).\n"
                 + "The phone app cannot hold weekly schedules, recorded titles, the volume cap, pitch and voice, or icons it does not have "
-                + "(they become its nearest icon); it asks for a PIN of its own.\n", "\(en.out)")
+                + "(they become its nearest icon); no PIN travels: the phone keeps or asks for its own.\n", "\(en.out)")
         let plan = try BackupVerifier().verify(archive: URL(fileURLWithPath: path), at: Date())
         #expect(plan.sourcePlatform == .ios && plan.backupSchemaVersion == 1 && plan.counts.routines == 6 && plan.counts.dailyLogs == 1)
         try FileManager.default.removeItem(atPath: path)
