@@ -26,6 +26,7 @@ extension GuardianWeb {
         body += "<p>\(r.t("web.backup.downloadHint"))</p>"
         body += "<form method=\"post\" action=\"/guardian/backup/create\" data-form=\"backup-create\">\(r.csrf)"
         body += "<button type=\"submit\">\(r.t("web.backup.downloadButton"))</button></form></section>"
+        body += phoneExportForm(r)
         if let pending {
             body += confirmation(r, pending, error: error)
         } else {
@@ -111,21 +112,26 @@ extension GuardianWeb {
             let report = try BackupCreator(appVersion: "0.1.0", timeZone: config.timeZone)
                 .create(store: r.store, assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                         destination: target, at: now)
-            // Sent from the open file (unlinked by the `defer`), never read into memory: a 37 MiB
-            // archive held as Data, [UInt8] and libmicrohttpd's copy grew the service by 109 MiB.
-            let fd = open(report.path, O_RDONLY | O_CLOEXEC)
-            var st = stat()
-            guard fd >= 0, fstat(fd, &st) == 0 else {
-                let code = errno
-                if fd >= 0 { close(fd) }
-                throw FileRefusal.system(path: report.path, operation: "open", errno: code, reason: String(cString: strerror(code)))
-            }
-            return WebResponse(status: 200, contentType: "application/zip", body: [],
-                               headers: [("Content-Disposition", "attachment; filename=\"\(name)\"")],
-                               file: ResponseFile(fd: fd, size: UInt64(st.st_size)))
+            return try download(report.path, name: name)
         } catch {
             return backupPage(r, status: 500, error: r.pageError(error))
         }
+    }
+
+    /// The archive at `path` as a download named `name`. Sent from the open file (the caller
+    /// unlinks it), never read into memory: a 37 MiB archive held as Data, [UInt8] and
+    /// libmicrohttpd's copy grew the service by 109 MiB.
+    func download(_ path: String, name: String) throws -> WebResponse {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var st = stat()
+        guard fd >= 0, fstat(fd, &st) == 0 else {
+            let code = errno
+            if fd >= 0 { close(fd) }
+            throw FileRefusal.system(path: path, operation: "open", errno: code, reason: String(cString: strerror(code)))
+        }
+        return WebResponse(status: 200, contentType: "application/zip", body: [],
+                           headers: [("Content-Disposition", "attachment; filename=\"\(name)\"")],
+                           file: ResponseFile(fd: fd, size: UInt64(st.st_size)))
     }
 
     /// Step 1: the upload is kept owner-only and verified whole; nothing is changed yet. The

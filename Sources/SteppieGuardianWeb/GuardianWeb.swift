@@ -212,6 +212,7 @@ public final class GuardianWeb: Sendable {
         switch (r.web.method, path.count > 1 ? path[1] : nil) {
         case ("GET", nil): return backupPage(r, pending: pending)
         case ("POST", "create"): return createBackup(r)
+        case ("POST", "phone"): return exportForPhone(r)
         case ("POST", "restore"): return uploadBackup(r, pending: &pending)
         case ("POST", "confirm"): return confirmRestore(&r, pending: &pending)
         case ("POST", "cancel"):

@@ -31,7 +31,7 @@ import SteppieStore
                 switch rule {
                 case .required(let n), .choices(let n, _): names = [n]
                 case .atLeastOne(let ns): names = ns
-                case .exclusive(let a, let b): names = [a, b]
+                case .exclusive(let a, let b), .requires(let a, let b): names = [a, b]
                 }
                 for n in names { #expect(declared.contains(n), "\(path.joined(separator: " ")): \(n)") }
             }

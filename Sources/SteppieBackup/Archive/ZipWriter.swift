@@ -19,11 +19,13 @@ final class ZipWriter {
 
     deinit { if let handle { zip_discard(handle) } }
 
-    /// Adds a directory entry such as `assets/`.
-    func addDirectory(_ name: String) throws {
+    /// Adds a directory entry such as `assets/`; `stored` marks it stored (method 0) rather than
+    /// libzip's default, for readers that accept nothing else (the iOS app's).
+    func addDirectory(_ name: String, stored: Bool = false) throws {
         let za = try open()
         let index = zip_dir_add(za, name, ZIP_FL_ENC_UTF_8)
         guard index >= 0 else { throw error("zip_dir_add \(name)") }
+        if stored, zip_set_file_compression(za, UInt64(index), ZIP_CM_STORE, 0) != 0 { throw error("zip_set_file_compression \(name)") }
     }
 
     /// Adds `bytes` under `name` (libzip takes its own copy).

@@ -79,8 +79,13 @@ struct ContentValidator {
                 routines[i].icon = .fallback
                 photosReplaced += 1
             case .builtin(let name) where platform != .linux && !BuiltinIcons.contains(name):
-                routines[i].icon = .fallback
-                iconsReplaced += 1
+                // The phone apps' own names (`brush-teeth`) are shown as the Linux icon that stands for them.
+                if let mapped = PhoneIcons.linuxName(for: name) {
+                    routines[i].icon = .builtin(name: mapped)
+                } else {
+                    routines[i].icon = .fallback
+                    iconsReplaced += 1
+                }
             default: break
             }
         }

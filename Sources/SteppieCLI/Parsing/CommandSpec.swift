@@ -91,6 +91,8 @@ public enum UsageRule: Sendable, Equatable {
     case exclusive(String, String)
     /// For this command, the option (a global one, say) takes only these values.
     case choices(String, [String])
+    /// When the first is given, the second must be given too (`--for` needs `--child`).
+    case requires(String, String)
 }
 
 /// A node of the command tree, declared as data: a group of subcommands or a runnable leaf, which

@@ -109,6 +109,8 @@ public struct Parser: Sendable {
                 if !names.contains(where: given) { throw .missingArgument(names.joined(separator: " | ")) }
             case .exclusive(let a, let b):
                 if given(a) && given(b) { throw .conflictingOptions(a, b) }
+            case .requires(let a, let b):
+                if given(a) && !given(b) { throw .requiresOption(a, b) }
             case .choices(let name, let choices):
                 for value in inv.options[name] ?? [] where !choices.contains(value) {
                     throw .invalidChoice(option: name, value: value, choices: choices)

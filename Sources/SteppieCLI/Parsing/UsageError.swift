@@ -19,6 +19,8 @@ public enum UsageError: Error, Equatable, Sendable {
     /// A value its declared type refused (`ArgumentValue.parse`), found by the parser.
     case refused(option: String, value: String, ArgumentRefusal)
     case conflictingOptions(String, String)
+    /// The first option needs the second one too.
+    case requiresOption(String, String)
     /// An option names a path that cannot be used for it (a FIFO as an output file, …).
     case unusablePath(option: String, FileRefusal)
 }

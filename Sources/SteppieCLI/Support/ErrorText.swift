@@ -24,6 +24,7 @@ enum ErrorText {
         case .refused(let o, let v, .reason(let key, let arguments)):
             line = t("cli.error.refusedValue", ["option": o, "value": Validator.printable(v), "reason": t(key, arguments)])
         case .conflictingOptions(let a, let b): line = t("cli.error.conflictingOptions", ["first": a, "second": b])
+        case .requiresOption(let a, let b): line = t("cli.error.requiresOption", ["first": a, "second": b])
         case .unusablePath(let o, let refusal): line = o + ": " + t(refusal.catalogMessage)
         }
         return "steppie: " + line

@@ -1,0 +1,1 @@
+../SteppieBackupTests/PhoneReadingRules.swift
