@@ -128,8 +128,12 @@ extension GuardianWeb {
         h += "<table class=\"stats\"><caption>\(r.t("web.stats.days"))</caption><tbody>"
         h += "<tr><th scope=\"row\">\(r.t("web.stats.current"))</th><td data-stat=\"currentStreak\" data-value=\"\(stats.days.currentStreak)\">\(days(stats.days.currentStreak))</td><td>\(span(stats.dayStreaks.current))</td></tr>"
         h += "<tr><th scope=\"row\">\(r.t("web.stats.longest"))</th><td data-stat=\"longestStreak\" data-value=\"\(stats.days.longestStreak)\">\(days(stats.days.longestStreak))</td><td>\(span(stats.dayStreaks.longest))</td></tr>"
-        h += "<tr><th scope=\"row\">\(r.t("web.stats.rate"))</th><td data-stat=\"rate\">\(Int((stats.routineDayRate * 100).rounded()))%</td><td></td></tr>"
+        // The whole days' own rate (it showed the routine-day rate under "whole days"), then the
+        // routine-day rate, named as what it is.
+        h += "<tr><th scope=\"row\">\(r.t("web.stats.rate"))</th><td data-stat=\"dayRate\">\(Int((stats.days.completionRate * 100).rounded()))%</td>"
+        h += "<td>\(r.t("web.stats.daysOf", ["done": String(stats.days.completedDays), "total": String(stats.days.eligibleDays)]))</td></tr>"
         h += "</tbody></table>"
+        h += "<p data-stat=\"routineRate\">\(r.t("web.stats.routineRate", ["rate": String(Int((stats.routineDayRate * 100).rounded())), "done": String(stats.completedRoutineDays), "total": String(stats.eligibleRoutineDays)]))</p>"
         let histories = (try? r.store.routineHistories(childId: child.id)) ?? []
         h += "<table class=\"stats\"><caption>\(r.t("web.stats.routines"))</caption><thead><tr>"
         for key in ["web.stats.routine", "web.stats.rate", "web.stats.current", "web.stats.longest"] {

@@ -79,6 +79,11 @@ struct GuardianWebMoreTests {
         // Streaks read as days; the bare number stays in data-value. One routine of six done on
         // one day: no whole day yet.
         #expect(after.text.contains("<td data-stat=\"longestStreak\" data-value=\"0\">0 days</td>"), "\(after.text)")
+        // "Whole days" shows the whole days' rate (0 of them), not the routine-day rate, which has
+        // its own line (#26 item 9).
+        #expect(after.text.contains("<td data-stat=\"dayRate\">0%</td>"), "\(after.text)")
+        let routineRate = try #require(after.text.range(of: "<p data-stat=\"routineRate\">Each routine on each day, all together: "))
+        #expect(!after.text[routineRate.upperBound...].hasPrefix("0%"), "\(after.text)")
     }
 
     @Test("a downloaded backup is a valid archive; a damaged upload is refused with nothing changed; a good one asks first, then restores")
