@@ -91,17 +91,7 @@ public struct BackupCreator: Sendable {
             step("assets/\(p.name)")
         }
         try zip.close()
-        guard chmod(tempZip.path, OwnerOnly.fileMode) == 0 else {
-            throw BackupError.fileSystem(path: tempZip.path, reason: "chmod: \(String(cString: strerror(errno)))")
-        }
-        // On disk before it takes the backup's name, and the name on disk after: a power cut
-        // leaves either no backup or a whole one.
-        try FileSystem.sync(tempZip)
-        // The target may have become something else while the archive was built.
-        try StagingArea.files(target.path) { try OwnerOnly.checkOutputTarget(target.path) }
-        try FileSystem.rename(tempZip, to: target)
-        try FileSystem.sync(target.deletingLastPathComponent())
-        let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)??.uint64Value ?? 0
+        let size = try FileSystem.publish(tempZip, as: target)
         return BackupCreateReport(path: target.path, bytes: size, checksum: checksum, createdAt: createdAt,
                                   counts: BackupCounts(children: snapshot.children.count, routineSets: snapshot.routineSets.count,
                                                        routines: snapshot.routines.count, dailyLogs: logCount,

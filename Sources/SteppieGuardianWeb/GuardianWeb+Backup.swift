@@ -103,16 +103,24 @@ extension GuardianWeb {
 
     /// A new archive of everything, sent as a download (built owner-only, removed after).
     func createBackup(_ r: Request) -> WebResponse {
+        archiveDownload(r, prefix: "download") { target, assets, now in
+            try BackupCreator(appVersion: "0.1.0", timeZone: config.timeZone)
+                .create(store: r.store, assetsDirectory: assets, destination: target, at: now).path
+        }
+    }
+
+    /// An archive `build` writes at a fresh owner-only path in the upload folder (given the photo
+    /// folder and one instant for the archive and its name), sent as a download with the backup's
+    /// default name and removed after.
+    func archiveDownload(_ r: Request, prefix: String, build: (_ target: URL, _ assets: URL, _ now: Date) throws -> String) -> WebResponse {
         let now = r.now
         do {
             _ = try OwnerOnly.createDirectories(uploadFolder)
             let name = BackupCreator.defaultFileName(at: now, in: config.timeZone)
-            let target = URL(fileURLWithPath: uploadFolder + "/download-" + Secrets.randomToken(byteCount: 8) + ".zip")
+            let target = URL(fileURLWithPath: uploadFolder + "/\(prefix)-" + Secrets.randomToken(byteCount: 8) + ".zip")
             defer { unlink(target.path) }
-            let report = try BackupCreator(appVersion: "0.1.0", timeZone: config.timeZone)
-                .create(store: r.store, assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
-                        destination: target, at: now)
-            return try download(report.path, name: name)
+            let assets = config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath)
+            return try download(try build(target, assets, now), name: name)
         } catch {
             return backupPage(r, status: 500, error: r.pageError(error))
         }

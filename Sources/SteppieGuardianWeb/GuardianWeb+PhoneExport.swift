@@ -35,19 +35,9 @@ extension GuardianWeb {
         guard let id = UUID(uuidString: r.web.form["child"] ?? ""), let child = try? r.store.child(id: id), child.archivedAt == nil else {
             return backupPage(r, status: 400, error: PageError(field: "child", message: r.t("web.error.choice", ["field": r.t("web.backup.toPhoneChild")])))
         }
-        let now = r.now
-        do {
-            _ = try OwnerOnly.createDirectories(uploadFolder)
-            let name = BackupCreator.defaultFileName(at: now, in: config.timeZone)
-            let target = URL(fileURLWithPath: uploadFolder + "/phone-" + Secrets.randomToken(byteCount: 8) + ".zip")
-            defer { unlink(target.path) }
-            let report = try PhoneExporter(appVersion: "0.1.0", timeZone: config.timeZone)
-                .export(store: r.store, childId: child.id, for: platform,
-                        assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
-                        destination: target, at: now)
-            return try download(report.path, name: name)
-        } catch {
-            return backupPage(r, status: 500, error: r.pageError(error))
+        return archiveDownload(r, prefix: "phone") { target, assets, now in
+            try PhoneExporter(appVersion: "0.1.0", timeZone: config.timeZone)
+                .export(store: r.store, childId: child.id, for: platform, assetsDirectory: assets, destination: target, at: now).path
         }
     }
 }

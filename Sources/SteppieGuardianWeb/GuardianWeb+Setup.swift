@@ -84,14 +84,9 @@ extension GuardianWeb {
         <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="new-password" maxlength="4" required data-pad-field>
         <label for="pin2">\(r.t("web.setup.pin.second"))</label>
         <input id="pin2" name="pin2" type="password" inputmode="numeric" autocomplete="new-password" maxlength="4" required data-pad-field>
-        <div class="pad" role="group" aria-label="\(r.t("web.signIn.pad"))">
+
         """
-        for d in ["1", "2", "3", "4", "5", "6", "7", "8", "9"] {
-            body += "<button type=\"button\" data-digit=\"\(d)\">\(d)</button>"
-        }
-        body += "<button type=\"button\" data-pad=\"clear\">\(r.t("web.signIn.clear"))</button>"
-        body += "<button type=\"button\" data-digit=\"0\">0</button>"
-        body += "<button type=\"submit\" data-pad=\"enter\">\(r.t("web.setup.next"))</button></div>\n</form>\n"
+        body += pinPad(r, enter: r.t("web.setup.next")) + "\n</form>\n"
         return r.page(screen: "setup-pin", setup: true, titleKey: "web.setup.title.pin", status: status, error: error, body: body)
     }
 

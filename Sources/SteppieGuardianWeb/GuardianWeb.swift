@@ -250,6 +250,17 @@ public final class GuardianWeb: Sendable {
                body: "<p>\(r.t("web.noPin.body"))</p><p><code>steppie guardian set-pin</code></p>" + r.backToChild)
     }
 
+    /// The on-screen PIN pad (digits, clear, `enter`), typed into its form's PIN field(s) by `guardian.js`.
+    func pinPad(_ r: Request, enter: String) -> HTML {
+        var h: HTML = "<div class=\"pad\" role=\"group\" aria-label=\"\(r.t("web.signIn.pad"))\">"
+        for d in ["1", "2", "3", "4", "5", "6", "7", "8", "9"] {
+            h += "<button type=\"button\" data-digit=\"\(d)\">\(d)</button>"
+        }
+        h += "<button type=\"button\" data-pad=\"clear\">\(r.t("web.signIn.clear"))</button>"
+        h += "<button type=\"button\" data-digit=\"0\">0</button>"
+        return h + "<button type=\"submit\" data-pad=\"enter\">\(enter)</button></div>"
+    }
+
     func signInPage(_ r: Request, now: SecureInstant, status: Int = 200, error: PageError? = nil) -> WebResponse {
         let state = try? r.store.guardianState()
         let left = state.map { Int($0.lockRemaining(at: now, origin: r.origin).rounded(.up)) } ?? 0
@@ -262,14 +273,9 @@ public final class GuardianWeb: Sendable {
         <input type="hidden" name="lang" value="\(r.locale)">
         <label for="pin">\(r.t("web.signIn.pin"))</label>
         <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="current-password" maxlength="12" required>
-        <div class="pad" role="group" aria-label="\(r.t("web.signIn.pad"))">
+
         """
-        for d in ["1", "2", "3", "4", "5", "6", "7", "8", "9"] {
-            body += "<button type=\"button\" data-digit=\"\(d)\">\(d)</button>"
-        }
-        body += "<button type=\"button\" data-pad=\"clear\">\(r.t("web.signIn.clear"))</button>"
-        body += "<button type=\"button\" data-digit=\"0\">0</button>"
-        body += "<button type=\"submit\" data-pad=\"enter\">\(r.t("web.signIn.submit"))</button></div>\n</form>\n"
+        body += pinPad(r, enter: r.t("web.signIn.submit")) + "\n</form>\n"
         body += "<p><a href=\"/guardian/recover?lang=\(r.locale)\">\(r.t("web.signIn.forgot"))</a></p>"
         body += r.backToChild
         body += languageLinks(r, base: "/guardian/")

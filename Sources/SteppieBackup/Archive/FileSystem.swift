@@ -1,7 +1,22 @@
 import Foundation
+import SteppieFiles
 
 /// The few file operations a backup needs, each turning failure into `BackupError.fileSystem`.
 enum FileSystem {
+    /// A finished archive at `temp` takes the name `target`: owner-only, on disk before it is
+    /// renamed and the name on disk after (a power cut leaves either no archive or a whole one),
+    /// the target checked again (it may have become something else meanwhile). Returns its size.
+    static func publish(_ temp: URL, as target: URL) throws -> UInt64 {
+        guard chmod(temp.path, OwnerOnly.fileMode) == 0 else {
+            throw BackupError.fileSystem(path: temp.path, reason: "chmod: \(String(cString: strerror(errno)))")
+        }
+        try sync(temp)
+        try StagingArea.files(target.path) { try OwnerOnly.checkOutputTarget(target.path) }
+        try rename(temp, to: target)
+        try sync(target.deletingLastPathComponent())
+        return (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)??.uint64Value ?? 0
+    }
+
     /// Atomic rename within one file system (`rename(2)`), replacing a file at `to`.
     static func rename(_ from: URL, to: URL) throws {
         guard Foundation.rename(from.path, to.path) == 0 else {

@@ -86,14 +86,7 @@ public struct PhoneExporter: Sendable {
             try zip.add(name: "assets/\(name)", file: assetsDirectory.appendingPathComponent(source).path, compress: !ios)
         }
         try zip.close()
-        guard chmod(tempZip.path, OwnerOnly.fileMode) == 0 else {
-            throw BackupError.fileSystem(path: tempZip.path, reason: "chmod: \(String(cString: strerror(errno)))")
-        }
-        try FileSystem.sync(tempZip)
-        try StagingArea.files(target.path) { try OwnerOnly.checkOutputTarget(target.path) }
-        try FileSystem.rename(tempZip, to: target)
-        try FileSystem.sync(target.deletingLastPathComponent())
-        let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)??.uint64Value ?? 0
+        let size = try FileSystem.publish(tempZip, as: target)
         return PhoneExportReport(
             path: target.path, bytes: size, platform: platform, child: child.displayName, checksum: checksum,
             createdAt: manifest.createdAt,
