@@ -76,6 +76,9 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieService",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieChildMode", "SteppieFiles", "SteppieInput",
                            "SteppieBackup", "SteppieTLS", "SteppieHTTP", "SteppieGuardianWeb", "CSystemd", "CSocket", "CLazyLoad"]),
+    // Sync between a household's devices and a hub (issue 27): hybrid logical clocks, registers,
+    // completion events, the merge rules and the protocol's messages. Pure: no C, no I/O.
+    .target(name: "SteppieSync", dependencies: ["SteppieCore"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
@@ -99,6 +102,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization", "SteppieCore"]),
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
+    .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),

@@ -1,0 +1,162 @@
+/// The sync protocol's messages (version 1, docs/sync.md). A device pushes its own changes and
+/// pulls the hub's feed; both hubs (a household's `steppie serve --hub` on SQLite, a centre's
+/// `steppie hub` on PostgreSQL) answer the same messages.
+package enum SyncProtocol {
+    /// Raised when a message's meaning changes; a peer of another version is refused by name.
+    package static let version = 1
+    /// A device and the hub may disagree this much about the time before the hub waits.
+    package static let maxClockOffsetMilliseconds: Int64 = 5 * 60 * 1000
+    /// The feed keeps every change this long; a device whose cursor is older gets a fresh copy.
+    package static let feedHorizonMilliseconds: Int64 = 180 * 24 * 60 * 60 * 1000
+    /// At most this many entries in one push or pull.
+    package static let maxBatchEntries = 2000
+}
+
+/// One entry of a device's own log or of the hub's feed.
+package enum SyncEntry: Hashable, Sendable, Codable {
+    case change(FieldChange)
+    case event(CompletionEvent)
+
+    package var child: String {
+        switch self {
+        case .change(let c): c.child
+        case .event(let e): e.child
+        }
+    }
+
+    package var stamp: HybridTimestamp {
+        switch self {
+        case .change(let c): c.stamp
+        case .event(let e): e.stamp
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case change, event }
+
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let change = try c.decodeIfPresent(FieldChange.self, forKey: .change) {
+            guard !c.contains(.event) else {
+                throw DecodingError.dataCorruptedError(forKey: .event, in: c, debugDescription: "an entry is a change or an event")
+            }
+            self = .change(change)
+        } else {
+            self = .event(try c.decode(CompletionEvent.self, forKey: .event))
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .change(let change): try c.encode(change, forKey: .change)
+        case .event(let event): try c.encode(event, forKey: .event)
+        }
+    }
+}
+
+/// A device's entry with its own sequence number: (device, seq) makes every push idempotent.
+package struct NumberedEntry: Hashable, Sendable, Codable {
+    package let seq: UInt64
+    package let entry: SyncEntry
+
+    package init(seq: UInt64, entry: SyncEntry) {
+        self.seq = seq
+        self.entry = entry
+    }
+}
+
+/// `POST /sync/v1/push`: the device's entries after the last one the hub acknowledged.
+package struct PushRequest: Hashable, Sendable, Codable {
+    package let protocolVersion: Int
+    package let device: DeviceID
+    /// The device's physical clock when it sent this (milliseconds since 1970).
+    package let sentAt: Int64
+    package let entries: [NumberedEntry]
+
+    package init(protocolVersion: Int = SyncProtocol.version, device: DeviceID, sentAt: Int64, entries: [NumberedEntry]) {
+        self.protocolVersion = protocolVersion
+        self.device = device
+        self.sentAt = sentAt
+        self.entries = entries
+    }
+}
+
+package struct PushReply: Hashable, Sendable, Codable {
+    /// Every entry up to this sequence number is in the hub's store of record.
+    package let acknowledged: UInt64
+    package let hubTime: Int64
+
+    package init(acknowledged: UInt64, hubTime: Int64) {
+        self.acknowledged = acknowledged
+        self.hubTime = hubTime
+    }
+}
+
+/// `POST /sync/v1/pull`: the hub's feed after `cursor`.
+package struct PullRequest: Hashable, Sendable, Codable {
+    package let protocolVersion: Int
+    package let device: DeviceID
+    package let sentAt: Int64
+    package let cursor: UInt64
+    /// How long the hub may hold the request open when nothing is new (long poll), 0…25 000 ms.
+    package let waitMilliseconds: Int
+    /// Continuing a fresh copy: the position after which to go on (from the last reply).
+    package let copyAfter: String?
+
+    package init(protocolVersion: Int = SyncProtocol.version, device: DeviceID, sentAt: Int64, cursor: UInt64,
+                waitMilliseconds: Int = 0, copyAfter: String? = nil) {
+        self.protocolVersion = protocolVersion
+        self.device = device
+        self.sentAt = sentAt
+        self.cursor = cursor
+        self.waitMilliseconds = waitMilliseconds
+        self.copyAfter = copyAfter
+    }
+}
+
+package struct PullReply: Hashable, Sendable, Codable {
+    /// The feed's entries after the request's cursor for the device's children, oldest first;
+    /// the device applies them all or none.
+    package let entries: [SyncEntry]
+    /// The cursor to ask from next time (the feed position of the last entry looked at).
+    package let cursor: UInt64
+    /// More entries wait: ask again at once.
+    package let more: Bool
+    /// The cursor is older than the feed keeps (or the device's children changed): this reply is
+    /// a whole copy of the device's children; replace what it holds of them.
+    package let freshCopy: Bool
+    /// A fresh copy goes on after this position (nil: the copy, or the feed page, is whole).
+    package let copyAfter: String?
+    /// The children this device holds now: it drops whatever it holds of any other.
+    package let children: [String]
+    package let hubTime: Int64
+
+    package init(entries: [SyncEntry], cursor: UInt64, more: Bool, freshCopy: Bool, copyAfter: String? = nil,
+                children: [String], hubTime: Int64) {
+        self.entries = entries
+        self.cursor = cursor
+        self.more = more
+        self.freshCopy = freshCopy
+        self.copyAfter = copyAfter
+        self.children = children
+        self.hubTime = hubTime
+    }
+}
+
+/// Why a hub refused a request; the database is unchanged whenever one is given.
+package enum SyncRefusal: Error, Hashable, Sendable, Codable {
+    /// The peer speaks another protocol version: the side named must be updated.
+    case protocolVersion(hub: Int, device: Int)
+    /// The device's clock is this far from the hub's (positive: the device runs ahead).
+    case clockSkew(offsetMilliseconds: Int64)
+    /// No such device, or it was removed: its credential no longer works.
+    case unknownDevice
+    /// An entry names a child the device was not given.
+    case childNotGiven(child: String)
+    /// An entry moves a record to another child, names a field its kind does not have, or a stamp
+    /// that is not the device's own.
+    case malformed(reason: String)
+    /// The push starts after a gap: resend from `expected`.
+    case gap(expected: UInt64)
+    case tooLarge
+}
