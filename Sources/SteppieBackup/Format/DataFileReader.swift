@@ -146,8 +146,10 @@ struct DataFileReader {
                 look = u
             }
             let routineRef = logs.records.ref(routine), setRef = logs.records.ref(set)
+            var lookRef: UInt32?
+            if let look { lookRef = logs.records.ref(look) }
             logs.records.append(id: id, day: Int32(truncatingIfNeeded: day.dayNumber), routine: routineRef, set: setRef, status: status,
-                                completedAt: completed, createdAt: created, updatedAt: updated, look: look.map { logs.records.ref($0) })
+                                completedAt: completed, createdAt: created, updatedAt: updated, look: lookRef)
             logs.flat += 1
             return true
         }
@@ -253,9 +255,9 @@ struct DataFileReader {
 
     private func routine(_ v: JSONValue, path: String) throws -> Routine {
         let r = try JSONObject(v, path: path)
-        let icon = try icon(r, path: path)
+        let shown = try icon(r, path: path)
         return Routine(id: try r.uuid("id"), routineSetId: try r.uuid("routineSetId", "routineSetID"),
-                       titleKey: try r.optionalString("titleKey"), title: try r.text("title"), icon: icon,
+                       titleKey: try r.optionalString("titleKey"), title: try r.text("title"), icon: shown,
                        colorToken: try r.optionalString("colorToken") ?? CardColor.sky.token, order: try r.int("order"),
                        scheduledTime: try r.optionalTime("scheduledTime"), isActive: try r.bool("isActive", default: true),
                        createdAt: try r.stamp("createdAt"), updatedAt: try r.optionalStamp("updatedAt"),

@@ -66,8 +66,10 @@ public struct DailyLogRecords: Sendable, Equatable {
 
     public mutating func append(_ l: DailyLog) {
         let routine = ref(l.routineId), set = ref(l.routineSetId)
+        var look: UInt32?
+        if let id = l.lookId { look = ref(id) }
         append(id: l.id, day: Int32(truncatingIfNeeded: l.date.dayNumber), routine: routine, set: set, status: l.status,
-               completedAt: l.completedAt, createdAt: l.createdAt, updatedAt: l.updatedAt, look: l.lookId.map { ref($0) })
+               completedAt: l.completedAt, createdAt: l.createdAt, updatedAt: l.updatedAt, look: look)
     }
 
     /// Appends a log whose routine and set are already `ref`s.

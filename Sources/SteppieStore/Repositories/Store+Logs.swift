@@ -129,7 +129,7 @@ extension Store {
                 WHERE s.child_id = ?
                 """, [.text(childId.lowercased)], decodeRoutine)
             let byId = Dictionary(routines.map { ($0.id.lowercased, $0) }, uniquingKeysWith: { a, _ in a })
-            let looks = Dictionary(try looks(childId: childId).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let lookById = Dictionary(try self.looks(childId: childId).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             return try db.query("""
                 SELECT \(Store.logColumnsOfL), l.look_id FROM routine_sets s
                 JOIN daily_logs l ON l.routine_set_id = s.id AND l.date BETWEEN ? AND ?
@@ -141,7 +141,7 @@ extension Store {
                 guard let routine = byId[log.routineId.lowercased] else {
                     throw StoreError.corruptRow(table: "daily_logs", id: log.id.lowercased, reason: "routine missing")
                 }
-                if log.status == .completed, let id = log.lookId, let look = looks[id], look.routineId == routine.id {
+                if log.status == .completed, let id = log.lookId, let look = lookById[id], look.routineId == routine.id {
                     return DayPlan.Item(routine: look.applied(to: routine), log: log)
                 }
                 return DayPlan.Item(routine: routine, log: log)
