@@ -16,7 +16,7 @@ import SteppieStore
         do {
             let store = try Store(path: h.db, timeZone: h.zone)
             var routine = try store.routine(id: try #require(UUID(uuidString: id)))
-            routine.icon = .photo(localAssetId: "old", backupAssetName: photo)
+            routine.icon = .photo(localAssetId: "aaaaaaaa-1111-4111-8111-111111111111", backupAssetName: photo)
             try store.updateRoutine(routine, at: Date(timeIntervalSince1970: 1_772_402_000))
         }
         #expect(h.run(["complete"]).status == 0)

@@ -9,8 +9,8 @@ import SteppieCore
 @Suite struct RoutineLookStoreTests {
     static func at(_ text: String) -> Date { Timestamp.parse(text) ?? .distantPast }
     static func day(_ text: String) -> LocalDay { LocalDay(text) ?? LocalDay(dayNumber: 0) }
-    static let oldPhoto = IconRef.photo(localAssetId: "a", backupAssetName: "routine-photo-11111111-1111-4111-8111-111111111111.jpg")
-    static let newPhoto = IconRef.photo(localAssetId: "b", backupAssetName: "routine-photo-22222222-2222-4222-8222-222222222222.png")
+    static let oldPhoto = IconRef.photo(localAssetId: "aaaaaaaa-1111-4111-8111-111111111111", backupAssetName: "routine-photo-11111111-1111-4111-8111-111111111111.jpg")
+    static let newPhoto = IconRef.photo(localAssetId: "bbbbbbbb-2222-4222-8222-222222222222", backupAssetName: "routine-photo-22222222-2222-4222-8222-222222222222.png")
     static let oldHash = String(repeating: "ab", count: 32)
 
     @Test func aCompletionKeepsTheTitleAndPhotoShownWhenItWasPressed() throws {
