@@ -45,9 +45,14 @@ extension GuardianWeb {
     }
 
     /// Records a saved photo's hash once the routine names it (`Store.recordPhotoHash`). A failure
-    /// here only leaves the photo without a recorded hash, as photos set before schema v8 are.
+    /// here only leaves the photo without a recorded hash, as photos set before schema v8 are; it
+    /// goes to the service's log (the routine itself was saved, so the page says nothing of it).
     func recordPhotoHash(_ r: Request, _ photo: (icon: IconRef, path: String, sha256: String)?) {
         guard let photo, case .photo(_, let name) = photo.icon else { return }
-        try? r.store.recordPhotoHash(name: name, sha256: photo.sha256)
+        do {
+            try r.store.recordPhotoHash(name: name, sha256: photo.sha256)
+        } catch {
+            _ = r.failureReason(error)
+        }
     }
 }
