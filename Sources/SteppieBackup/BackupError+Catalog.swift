@@ -32,6 +32,8 @@ extension BackupError: CatalogDescribable {
         case .tooManyEntries(let count, let limit): return M("cli.backup.error.tooMany", ["count": n(count), "limit": n(limit)])
         case .totalTooLarge(let size, let limit): return M("cli.backup.error.totalTooLarge", ["size": n(size), "limit": n(limit)])
         case .notAnImage(let name): return M("cli.backup.error.notAnImage", ["name": d(name)])
+        case .photoHashMismatch(let name, let expected, let actual):
+            return M("cli.backup.error.photoHashMismatch", ["name": d(name), "expected": d(expected), "actual": d(actual)])
         case .imageTooLarge(let name, let width, let height):
             return M("cli.backup.error.imageTooLarge", ["name": d(name), "width": n(width), "height": n(height),
                                                         "side": n(PhotoContent.maxSide), "megapixels": n(PhotoContent.maxPixels / 1_000_000)])

@@ -39,6 +39,8 @@ public enum BackupError: Error, Equatable, Sendable {
     case notAnImage(name: String)
     /// A photo entry's size in pixels is over `PhotoContent.maxSide` or `PhotoContent.maxPixels`.
     case imageTooLarge(name: String, width: Int, height: Int)
+    /// A photo's bytes do not have the SHA-256 the history's snapshot (`routineLooks`) names it by.
+    case photoHashMismatch(name: String, expected: String, actual: String)
 
     // Manifest and checksum.
     case manifestInvalid(field: String, reason: String)

@@ -34,6 +34,9 @@ public struct BackupLimits: Sendable, Equatable {
     public var maxChildren = 100
     /// Most weekly schedule slots: 56 a child (8 start times a day) for the most children.
     public var maxScheduleSlots = 5_600
+    /// Most routine looks (what completions showed): one per title or picture a routine had when
+    /// completed; 10 renames or new photos for each of the most routines.
+    public var maxRoutineLooks = 100_000
 
     public init() {}
 
@@ -45,13 +48,14 @@ public struct BackupLimits: Sendable, Equatable {
         case .routineSets: maxRoutineSets
         case .children: maxChildren
         case .weeklySchedules: maxScheduleSlots
+        case .routineLooks: maxRoutineLooks
         }
     }
 }
 
 /// The kinds of records data.json holds, by their array's name.
 public enum RecordKind: String, Sendable, Codable, CaseIterable {
-    case dailyLogs, routines, routineSets, children, weeklySchedules
+    case dailyLogs, routines, routineSets, children, weeklySchedules, routineLooks
 }
 
 /// How far an operation got: entries (or rows) done out of the total.

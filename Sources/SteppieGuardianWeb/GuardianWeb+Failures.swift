@@ -108,7 +108,7 @@ enum GuardianFailureText {
         case .entryTooLarge, .compressionRatioTooHigh, .totalTooLarge, .entrySizeMismatch, .jsonTooDeep, .jsonStringTooLong,
              .unknownFieldTooLarge, .dataStructureTooLarge, .tooManyRecords:
             return ("web.backup.why.tooLarge", [:])
-        case .entryUnreadable, .checksumMismatch: return ("web.backup.why.unreadable", [:])
+        case .entryUnreadable, .checksumMismatch, .photoHashMismatch: return ("web.backup.why.unreadable", [:])
         case .notAnImage: return ("web.backup.why.notAnImage", [:])
         case .imageTooLarge:
             return ("web.backup.why.imageTooLarge", ["side": String(PhotoContent.maxSide), "megapixels": String(PhotoContent.maxPixels / 1_000_000)])

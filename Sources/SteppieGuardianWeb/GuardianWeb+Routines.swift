@@ -237,6 +237,7 @@ extension GuardianWeb {
             if let photo { unlink(photo.path) }   // nothing saved: no photo left behind
             throw error
         }
+        recordPhotoHash(r, photo)
     }
 
     func routineAction(_ r: inout Request, routine: Routine, action: String) -> WebResponse {
@@ -257,8 +258,12 @@ extension GuardianWeb {
                     if let photo { unlink(photo.path) }
                     throw error
                 }
-                if case .photo(_, let old) = routine.icon, edited.icon != routine.icon, let dir = config.photosDirectory {
-                    unlink(dir.appendingPathComponent(old).path)   // replaced: the old photo would travel in backups
+                recordPhotoHash(r, photo)
+                // Replaced: the old photo goes (it would travel in backups), unless history shows it:
+                // a completion keeps the picture the child saw (docs/data-contract.md).
+                if case .photo(_, let old) = routine.icon, edited.icon != routine.icon, let dir = config.photosDirectory,
+                   try !r.store.photoInUse(old) {
+                    unlink(dir.appendingPathComponent(old).path)
                 }
             case "move":
                 let visible = try r.store.routines(setId: set.id).filter(\.isVisible).sorted { $0.order < $1.order }

@@ -61,6 +61,7 @@ import Testing
             .entrySizeMismatch(name: "data.json", declared: 10), .entryUnreadable(name: "data.json", reason: "CRC error"),
             .tooManyEntries(count: 20_000, limit: 10_000), .totalTooLarge(size: 3_000_000_000, limit: 2_000_000_000),
             .notAnImage(name: "assets/a.png"), .imageTooLarge(name: "assets/a.png", width: 9000, height: 9000),
+            .photoHashMismatch(name: "assets/a.png", expected: String(repeating: "a", count: 64), actual: String(repeating: "b", count: 64)),
             .jsonTooDeep(name: "data.json", limit: 64), .jsonStringTooLong(name: "data.json", offset: 12, limit: 100_000),
             .unknownFieldTooLarge(name: "data.json", field: "extra", limit: 1_000_000), .dataStructureTooLarge(limit: 500_000_000),
             .manifestInvalid(field: "createdAt", reason: "is not a date"), .wrongApp("other"), .unsupportedSchemaVersion(9),

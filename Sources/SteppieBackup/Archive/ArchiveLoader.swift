@@ -64,16 +64,35 @@ struct ArchiveLoader {
         step("data.json")
 
         var assets: [String: UInt64] = [:]
+        var hashes: [String: String] = [:]
         for (name, entry) in assetEntries {
-            _ = try Self.photo(zip, entry, limit: limits.maxAssetBytes, budget: budget)
+            let bytes = try Self.photo(zip, entry, limit: limits.maxAssetBytes, budget: budget)
+            hashes[name] = Self.sha256(bytes)
             assets[name] = entry.size
             step(entry.name)
         }
         if entries.contains(where: { $0.name == "assets/" }) { step("assets/") }
 
-        let contents = try ContentValidator(platform: manifest.sourcePlatform, assetNames: Set(assets.keys),
+        var contents = try ContentValidator(platform: manifest.sourcePlatform, assetNames: Set(assets.keys),
                                             defaultChildId: decoded.childId, defaultChildName: defaultChildName, now: now)
             .validate(decoded.data)
+        // A photo named by its hash (the device's record, a look of the history) must be those bytes
+        // (content addressing); the restore records the hashes it checked, of the photos it brings.
+        var claimed = contents.snapshot.photoHashes ?? [:]
+        for look in contents.snapshot.looks {
+            guard case .photo(_, let asset) = look.icon, let sha = look.photoSha256 else { continue }
+            if let other = claimed[asset], other != sha {
+                throw BackupError.photoHashMismatch(name: "assets/" + asset, expected: other, actual: sha)
+            }
+            claimed[asset] = sha
+        }
+        var checked: [String: String] = [:]
+        for (asset, expected) in claimed.sorted(by: { $0.key < $1.key }) {
+            guard let actual = hashes[asset] else { continue }
+            guard actual == expected else { throw BackupError.photoHashMismatch(name: "assets/" + asset, expected: expected, actual: actual) }
+            checked[asset] = actual
+        }
+        contents.snapshot.photoHashes = checked
         return LoadedBackup(manifest: manifest, contents: contents, assets: assets, dataBytes: dataBytes, checksum: actual,
                             zip: zip, assetEntries: assetEntries)
     }
@@ -150,6 +169,13 @@ struct ArchiveLoader {
             throw BackupError.imageTooLarge(name: Validator.printable(entry.name), width: kind.width, height: kind.height)
         }
         return out
+    }
+
+    /// The lowercase hex SHA-256 of a photo's bytes (nettle).
+    static func sha256(_ bytes: [UInt8]) -> String {
+        var hash = SHA256()
+        hash.update(bytes)
+        return hash.finalHex()
     }
 
     /// Refuses an entry by its header alone: over its size limit, or compressed suspiciously well.

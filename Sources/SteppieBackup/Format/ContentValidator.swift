@@ -45,9 +45,13 @@ struct ContentValidator {
             }
             routineSet[r.id] = r.routineSetId
         }
+        let looks = try checkLooks(data.routineLooks, routineSet: routineSet)
+        var lookRoutine: [UUID: UUID] = [:]
+        for k in looks { lookRoutine[k.id] = k.routineId }
         // The logs name their routine and set by an index into `refs`: look each id up once.
         let refs = logs.refs
         let setOfRoutine = refs.map { routineSet[$0] }
+        let routineOfLook = refs.map { lookRoutine[$0] }
         let namesASet = refs.map { setIds.contains($0) }
         // (day, routine) as one integer: the routine's index stands for its id.
         var seenDay = Set<UInt64>()
@@ -61,6 +65,10 @@ struct ContentValidator {
                 throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "routineSetId", target: setId.lowercased)
             }
             guard set == setId else { throw BackupError.logSetMismatch(logId: l.id.lowercased) }
+            // A completion's look is one of the archive's, of the same routine.
+            if l.hasLook, routineOfLook[Int(l.look)] != routineId {
+                throw BackupError.danglingReference(entity: "dailyLog", id: l.id.lowercased, field: "lookId", target: refs[Int(l.look)].lowercased)
+            }
             guard seenDay.insert(UInt64(UInt32(bitPattern: l.day)) << 32 | UInt64(l.routine)).inserted else {
                 throw BackupError.duplicateLog(date: l.date.description, routineId: routineId.lowercased)
             }
@@ -127,13 +135,43 @@ struct ContentValidator {
             }
         }
         return ValidatedContents(snapshot: Snapshot(children: children, routineSets: sets, routines: routines,
-                                                    dailyLogs: [], deviceSettings: settings, schedules: schedules),
+                                                    dailyLogs: [], deviceSettings: settings, schedules: schedules, looks: looks,
+                                                    photoHashes: data.photoHashes),
                                  logs: logs,
                                  photosReplaced: photosReplaced, iconsReplaced: iconsReplaced,
                                  needsNewPin: settings.guardianPinHash == nil)
     }
 
     private struct DayKey: Hashable { let day: Int; let routine: UUID }
+
+    /// What completions showed: unique ids, each of a routine of the archive, its title and icon
+    /// by the contract's rules. A photo whose file is not in the archive shows the builtin `star`,
+    /// as for routines; the photo's hash is checked against its bytes when the photos are read.
+    private func checkLooks(_ looks: [RoutineLook], routineSet: [UUID: UUID]) throws -> [RoutineLook] {
+        try unique(looks.map(\.id), entity: "routineLook")
+        var checked = looks
+        for i in checked.indices {
+            let k = checked[i]
+            guard routineSet[k.routineId] != nil else {
+                throw BackupError.danglingReference(entity: "routineLook", id: k.id.lowercased, field: "routineId", target: k.routineId.lowercased)
+            }
+            switch k.icon {
+            case .photo(_, let asset) where !assetNames.contains(asset):
+                checked[i].icon = .fallback
+                checked[i].photoSha256 = nil
+            case .builtin(let name) where !BuiltinIcons.contains(name):
+                checked[i].icon = PhoneIcons.linuxName(for: name).map { .builtin(name: $0) } ?? .fallback
+            default: break
+            }
+            do {
+                try Validator.title(checked[i].title)
+                try Validator.icon(checked[i].icon)
+            } catch let v as ContractViolation {
+                throw BackupError.contract(entity: "routineLook", id: k.id.lowercased, violation: v)
+            }
+        }
+        return checked
+    }
 
     /// The first log whose id an earlier log has is refused, as `unique` would.
     private func uniqueLogIds(_ logs: DailyLogRecords) throws {

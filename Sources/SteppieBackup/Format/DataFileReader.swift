@@ -16,6 +16,10 @@ struct DecodedData {
     /// This project's extension (weekly schedule slots); nil in phone backups and in Linux
     /// backups made before schedules travelled.
     var weeklySchedules: [ScheduleRecord]?
+    /// What completions showed (schema v8); empty when the backup has none.
+    var routineLooks: [RoutineLook] = []
+    /// The SHA-256 the device recorded for photo files, by name (`photoHashes`); empty when none.
+    var photoHashes: [String: String] = [:]
     var appSettings: JSONObject?
 }
 
@@ -40,7 +44,7 @@ struct DataFileReader {
     /// skipped by the parser without building its value.
     static let knownKeys: Set<String> = [
         "schemaVersion", "exportedAt", "routineSets", "routines", "dailyLogs", "appSettings", "children",
-        "weeklySchedules", "weekday", "start",
+        "weeklySchedules", "weekday", "start", "routineLooks", "lookId", "photoSha256", "photoHashes",
         "id", "childId", "childID", "name", "isActive", "startTime", "dailyStartTime", "createdAt", "updatedAt", "deletedAt",
         "routineSetId", "routineSetID", "titleKey", "title", "icon", "type", "localAssetId", "backupAssetName",
         "colorToken", "order", "scheduledTime", "date", "routineId", "routineID", "status", "completedAt",
@@ -54,7 +58,7 @@ struct DataFileReader {
     static func parseOptions(_ limits: BackupLimits) -> JSONParseOptions {
         JSONParseOptions(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxJSONStringBytes,
                          maxUnknownValueBytes: limits.maxUnknownValueBytes, maxStructureBytes: limits.maxStructureBytes,
-                         knownKeys: knownKeys, openKeys: ["title", "name"])
+                         knownKeys: knownKeys, openKeys: ["title", "name", "photoHashes"])
     }
 
     /// Decodes a whole parsed tree (the reference path; `decode(bytes:)` gives the same result).
@@ -136,9 +140,16 @@ struct DataFileReader {
                 guard let d = Timestamp.parse(utf8: text) else { return false }
                 updated = d
             }
+            var look: UUID?
+            if let text = bytes(log.lookId) {
+                guard let u = UUIDText.parse(text) else { return false }
+                look = u
+            }
             let routineRef = logs.records.ref(routine), setRef = logs.records.ref(set)
+            var lookRef: UInt32?
+            if let look { lookRef = logs.records.ref(look) }
             logs.records.append(id: id, day: Int32(truncatingIfNeeded: day.dayNumber), routine: routineRef, set: setRef, status: status,
-                                completedAt: completed, createdAt: created, updatedAt: updated)
+                                completedAt: completed, createdAt: created, updatedAt: updated, look: lookRef)
             logs.flat += 1
             return true
         }
@@ -153,7 +164,7 @@ struct DataFileReader {
 
     private func decode(_ root: JSONValue, streamedLogs: StreamedLogs?) throws -> DecodedData {
         let o = try JSONObject(root, path: "data")
-        for kind in [RecordKind.routineSets, .routines, .children, .dailyLogs, .weeklySchedules] {
+        for kind in [RecordKind.routineSets, .routines, .children, .dailyLogs, .weeklySchedules, .routineLooks] {
             if case .array(let items)? = o.fields[kind.rawValue], items.count > limits.maxRecords(kind) {
                 throw BackupError.tooManyRecords(kind: kind, limit: limits.maxRecords(kind))
             }
@@ -191,8 +202,22 @@ struct DataFileReader {
         if o.has("weeklySchedules") {
             schedules = try o.array("weeklySchedules").enumerated().map { n, v in try scheduleSlot(v, path: "weeklySchedules[\(n)]") }
         }
+        var looks: [RoutineLook] = []
+        if o.has("routineLooks") {
+            looks = try o.array("routineLooks").enumerated().map { n, v in try look(v, path: "routineLooks[\(n)]") }
+        }
+        var hashes: [String: String] = [:]
+        if o.has("photoHashes") {
+            for (name, sha) in try o.text("photoHashes").values {
+                guard RoutineLook.isSha256(sha) else {
+                    throw BackupError.dataInvalid(path: "data.photoHashes.\(Validator.printable(name))", reason: "expected 64 lowercase hex digits")
+                }
+                hashes[name] = sha
+            }
+        }
         return DecodedData(schemaVersion: version, routineSets: sets, setHasChild: setHasChild, routines: routines,
-                           dailyLogs: logs, children: children, weeklySchedules: schedules, appSettings: try o.object("appSettings"))
+                           dailyLogs: logs, children: children, weeklySchedules: schedules, routineLooks: looks,
+                           photoHashes: hashes, appSettings: try o.object("appSettings"))
     }
 
     private func scheduleSlot(_ v: JSONValue, path: String) throws -> ScheduleRecord {
@@ -207,19 +232,32 @@ struct DataFileReader {
                               createdAt: created, updatedAt: try o.optionalStamp("updatedAt") ?? created)
     }
 
-    private func routine(_ v: JSONValue, path: String) throws -> Routine {
-        let r = try JSONObject(v, path: path)
+    private func icon(_ r: JSONObject, path: String) throws -> IconRef {
         guard let iconObject = try r.object("icon") else { throw BackupError.dataInvalid(path: "\(path).icon", reason: "missing") }
-        let icon: IconRef
         switch try iconObject.string("type") {
-        case "builtin": icon = .builtin(name: try iconObject.string("name"))
+        case "builtin": return .builtin(name: try iconObject.string("name"))
         case "photo":
-            icon = .photo(localAssetId: try iconObject.optionalString("localAssetId") ?? UUID().uuidString,
+            return .photo(localAssetId: try iconObject.optionalString("localAssetId") ?? UUID().uuidString,
                           backupAssetName: try iconObject.string("backupAssetName"))
         case let other: throw BackupError.dataInvalid(path: "\(path).icon.type", reason: "expected builtin or photo, got \(other)")
         }
+    }
+
+    private func look(_ v: JSONValue, path: String) throws -> RoutineLook {
+        let k = try JSONObject(v, path: path)
+        let sha = try k.optionalString("photoSha256")
+        if let sha, !RoutineLook.isSha256(sha) {
+            throw BackupError.dataInvalid(path: "\(path).photoSha256", reason: "expected 64 lowercase hex digits, got \(Validator.printable(sha))")
+        }
+        return RoutineLook(id: try k.uuid("id"), routineId: try k.uuid("routineId", "routineID"), title: try k.text("title"),
+                           icon: try icon(k, path: path), photoSha256: sha, createdAt: try k.stamp("createdAt"))
+    }
+
+    private func routine(_ v: JSONValue, path: String) throws -> Routine {
+        let r = try JSONObject(v, path: path)
+        let shown = try icon(r, path: path)
         return Routine(id: try r.uuid("id"), routineSetId: try r.uuid("routineSetId", "routineSetID"),
-                       titleKey: try r.optionalString("titleKey"), title: try r.text("title"), icon: icon,
+                       titleKey: try r.optionalString("titleKey"), title: try r.text("title"), icon: shown,
                        colorToken: try r.optionalString("colorToken") ?? CardColor.sky.token, order: try r.int("order"),
                        scheduledTime: try r.optionalTime("scheduledTime"), isActive: try r.bool("isActive", default: true),
                        createdAt: try r.stamp("createdAt"), updatedAt: try r.optionalStamp("updatedAt"),
@@ -235,7 +273,7 @@ struct DataFileReader {
         return DailyLog(id: try l.uuid("id"), date: try l.day("date"), routineId: try l.uuid("routineId", "routineID"),
                         routineSetId: try l.uuid("routineSetId", "routineSetID"), status: status,
                         completedAt: try l.optionalStamp("completedAt"), createdAt: try l.stamp("createdAt"),
-                        updatedAt: try l.optionalStamp("updatedAt"))
+                        updatedAt: try l.optionalStamp("updatedAt"), lookId: try l.optionalUUID("lookId"))
     }
 
     private func child(_ v: JSONValue, path: String) throws -> Child {
@@ -287,7 +325,7 @@ final class StreamedLogs {
 /// one of the log's own, each at most once; otherwise the log goes the usual way.
 private struct LogFields {
     var id = -1, date = -1, routineId = -1, routineID = -1, routineSetId = -1, routineSetID = -1
-    var status = -1, completedAt = -1, createdAt = -1, updatedAt = -1
+    var status = -1, completedAt = -1, createdAt = -1, updatedAt = -1, lookId = -1
 
     init?(_ base: UnsafePointer<UInt8>, _ members: UnsafeBufferPointer<JSONParser.FlatMember>) {
         // A key twice is a syntax error the usual path reports.
@@ -303,6 +341,7 @@ private struct LogFields {
             case 2 where Self.equal(key, "id"): known = put(&id, n)
             case 4 where Self.equal(key, "date"): known = put(&date, n)
             case 6 where Self.equal(key, "status"): known = put(&status, n)
+            case 6 where Self.equal(key, "lookId"): known = put(&lookId, n)
             case 9 where Self.equal(key, "routineId"): known = put(&routineId, n)
             case 9 where Self.equal(key, "routineID"): known = put(&routineID, n)
             case 9 where Self.equal(key, "createdAt"): known = put(&createdAt, n)

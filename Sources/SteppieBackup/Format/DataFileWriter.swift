@@ -4,7 +4,8 @@ import SteppieStore
 
 /// Writes `data.json` in the contract's field names (camelCase, lowercase ids, timestamps with
 /// the device's offset, explicit nulls), plus this project's extensions: `children` with their
-/// feedback profiles, each routine set's `childId` and the children's `weeklySchedules`.
+/// feedback profiles, each routine set's `childId`, the children's `weeklySchedules` and the
+/// `routineLooks` completions showed (each log's `lookId`).
 struct DataFileWriter {
     let timeZone: TimeZone
 
@@ -97,6 +98,29 @@ struct DataFileWriter {
             }
             out.raw("]")
         }
+        if let hashes = snapshot.photoHashes, !hashes.isEmpty {
+            // The content address of each photo (schema v8); a restore checks the bytes against it.
+            out.raw(","); out.key("photoHashes"); out.stringMap(hashes)
+        }
+        if !snapshot.looks.isEmpty {
+            // What completions showed (schema v8): logs name them by `lookId`.
+            out.raw(","); out.key("routineLooks"); out.raw("[")
+            for (n, k) in snapshot.looks.enumerated() {
+                if n > 0 { out.raw(",") }
+                out.raw("{"); out.key("id"); out.string(k.id.lowercased)
+                out.raw(","); out.key("routineId"); out.string(k.routineId.lowercased)
+                out.raw(","); out.key("title"); out.stringMap(k.title.values)
+                out.raw(","); out.key("icon")
+                switch k.icon {
+                case .builtin(let name): out.stringMap(["type": "builtin", "name": name])
+                case .photo(let id, let asset): out.stringMap(["type": "photo", "localAssetId": id, "backupAssetName": asset])
+                }
+                out.raw(","); out.key("photoSha256"); out.optionalString(k.photoSha256)
+                out.raw(","); out.key("createdAt"); stamp(k.createdAt)
+                out.raw("}")
+            }
+            out.raw("]")
+        }
         out.raw("}")
         return written
     }
@@ -152,7 +176,8 @@ struct DataFileWriter {
 
 /// One daily log of data.json, written byte by byte into a buffer: the same text the general
 /// writer gives (`{"id":…,"date":…,"routineId":…,"routineSetId":…,"status":…,"completedAt":…,
-/// "createdAt":…,"updatedAt":…}`), without a string per field. A backup writes a million of them.
+/// "createdAt":…,"updatedAt":…}`, and `"lookId":…` when the completion recorded what it showed),
+/// without a string per field. A backup writes a million of them.
 struct LogRecordWriter {
     let stamps: StampFormatter
     /// The longest record: every field present.
@@ -181,6 +206,7 @@ struct LogRecordWriter {
         if let c = l.completedAt { stamp(c) } else { put("null") }
         put(",\"createdAt\":"); stamp(l.createdAt)
         put(",\"updatedAt\":"); stamp(l.updatedAt)
+        if let look = l.lookId { put(",\"lookId\":"); id(look) }
         put("}")
         return n
     }

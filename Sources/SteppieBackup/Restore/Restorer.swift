@@ -168,7 +168,9 @@ public struct Restorer: Sendable {
                 routines[i].icon = .photo(localAssetId: id, backupAssetName: new)
             }
         }
-        return ChildData(profile: s.children.first?.profile ?? FeedbackProfile(), sets: s.routineSets, routines: routines, logs: logs.logs)
+        // The phone apps keep no snapshot of what a completion showed (docs/backup.md).
+        let plain = logs.logs.map { l -> DailyLog in var l = l; l.lookId = nil; return l }
+        return ChildData(profile: s.children.first?.profile ?? FeedbackProfile(), sets: s.routineSets, routines: routines, logs: plain)
     }
 
     /// The second pass over the archive: every photo is read and recognised again (the file is
@@ -189,6 +191,11 @@ public struct Restorer: Sendable {
         var renamed: [String: String] = [:]
         for (name, entry) in loaded.assetEntries {
             let bytes = try ArchiveLoader.photo(loaded.zip, entry, limit: options.limits.maxAssetBytes, budget: nil)
+            // The bytes checked in the first pass, still: the history's pictures are named by their hash.
+            if let first = loaded.contents.snapshot.photoHashes?[name] {
+                let again = ArchiveLoader.sha256(bytes)
+                guard again == first else { throw BackupError.photoHashMismatch(name: "assets/" + name, expected: first, actual: again) }
+            }
             var target = name
             if keptNames.contains(name) {
                 if let existing = FileManager.default.contents(atPath: current.appendingPathComponent(name).path), Array(existing) == Array(bytes) {

@@ -41,6 +41,8 @@ enum DayView {
         let routineId: String
         let title: [String: String]
         let displayTitle: String
+        /// The icon the card showed: for a completion, the one shown when it was done (schema v8).
+        let icon: JSONDocuments.Icon
         let setId: String
         /// `completed`, `pending` or `missed`.
         let state: String
@@ -69,7 +71,7 @@ enum DayView {
         if c.json {
             let rows = entries.map { e in
                 Entry(routineId: e.routine.id.lowercased, title: e.routine.title.values, displayTitle: c.resolve(e.routine.title),
-                      setId: e.set.id.lowercased, state: e.state.rawValue,
+                      icon: TodayCommands.routineJSON(e.routine, c).icon, setId: e.set.id.lowercased, state: e.state.rawValue,
                       completedAt: e.state == .completed ? e.log?.completedAt.map { Timestamp.format($0, in: c.env.timeZone) } : nil,
                       deleted: e.routine.deletedAt != nil, countsForChild: e.countsForChild,
                       correctedAt: e.correction.map { Timestamp.format($0.madeAt, in: c.env.timeZone) })

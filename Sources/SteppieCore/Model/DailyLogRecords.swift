@@ -1,8 +1,8 @@
 import Foundation
 
 /// Many daily logs held compactly, in order: a restore of a 10-year history holds a million of
-/// them between validation and the insert. Each log is one fixed-size `Record` (56 bytes, where a
-/// `DailyLog` takes 120); the routine and set ids it points at, a few hundred distinct values, are
+/// them between validation and the insert. Each log is one fixed-size `Record` (64 bytes, where a
+/// `DailyLog` takes 137); the routine, set and look ids it points at, a few hundred distinct values, are
 /// kept once in `refs` and named by their index there.
 public struct DailyLogRecords: Sendable, Equatable {
     /// One log. Timestamps are kept as `Date`'s own value (seconds since the reference date), so a
@@ -19,6 +19,11 @@ public struct DailyLogRecords: Sendable, Equatable {
         public var completedAt: Double
         public var createdAt: Double
         public var updatedAt: Double
+        /// Index into `refs` of the look the completion showed; `Record.noLook` when none.
+        public var look: UInt32 = Record.noLook
+
+        public static let noLook = UInt32.max
+        public var hasLook: Bool { look != Record.noLook }
 
         public var status: LogStatus { completed ? .completed : .undone }
         public var date: LocalDay { LocalDay(dayNumber: Int(day)) }
@@ -61,16 +66,19 @@ public struct DailyLogRecords: Sendable, Equatable {
 
     public mutating func append(_ l: DailyLog) {
         let routine = ref(l.routineId), set = ref(l.routineSetId)
+        var look: UInt32?
+        if let id = l.lookId { look = ref(id) }
         append(id: l.id, day: Int32(truncatingIfNeeded: l.date.dayNumber), routine: routine, set: set, status: l.status,
-               completedAt: l.completedAt, createdAt: l.createdAt, updatedAt: l.updatedAt)
+               completedAt: l.completedAt, createdAt: l.createdAt, updatedAt: l.updatedAt, look: look)
     }
 
     /// Appends a log whose routine and set are already `ref`s.
     public mutating func append(id: UUID, day: Int32, routine: UInt32, set: UInt32, status: LogStatus,
-                                completedAt: Date?, createdAt: Date, updatedAt: Date) {
+                                completedAt: Date?, createdAt: Date, updatedAt: Date, look: UInt32? = nil) {
         records.append(Record(id: id, routine: routine, set: set, day: day, completed: status == .completed,
                               hasCompletedAt: completedAt != nil, completedAt: completedAt?.timeIntervalSinceReferenceDate ?? 0,
-                              createdAt: createdAt.timeIntervalSinceReferenceDate, updatedAt: updatedAt.timeIntervalSinceReferenceDate))
+                              createdAt: createdAt.timeIntervalSinceReferenceDate, updatedAt: updatedAt.timeIntervalSinceReferenceDate,
+                              look: look ?? Record.noLook))
     }
 
     /// The log at `index`, as a `DailyLog`.
@@ -80,7 +88,8 @@ public struct DailyLogRecords: Sendable, Equatable {
         DailyLog(id: r.id, date: r.date, routineId: refs[Int(r.routine)], routineSetId: refs[Int(r.set)], status: r.status,
                  completedAt: r.hasCompletedAt ? Date(timeIntervalSinceReferenceDate: r.completedAt) : nil,
                  createdAt: Date(timeIntervalSinceReferenceDate: r.createdAt),
-                 updatedAt: Date(timeIntervalSinceReferenceDate: r.updatedAt))
+                 updatedAt: Date(timeIntervalSinceReferenceDate: r.updatedAt),
+                 lookId: r.hasLook ? refs[Int(r.look)] : nil)
     }
 
     /// Every log as a `DailyLog` (small data: tests, a phone backup's one child).

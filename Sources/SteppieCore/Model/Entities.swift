@@ -63,12 +63,15 @@ public struct DailyLog: Hashable, Sendable, Identifiable, Codable {
     public var completedAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
+    /// What the child saw when the routine was completed (a `RoutineLook` of the same routine);
+    /// nil for logs written before schema v8 and for logs never completed here.
+    public var lookId: UUID?
 
     public init(id: UUID, date: LocalDay, routineId: UUID, routineSetId: UUID, status: LogStatus,
-                completedAt: Date?, createdAt: Date, updatedAt: Date? = nil) {
+                completedAt: Date?, createdAt: Date, updatedAt: Date? = nil, lookId: UUID? = nil) {
         self.id = id; self.date = date; self.routineId = routineId; self.routineSetId = routineSetId
         self.status = status; self.completedAt = completedAt; self.createdAt = createdAt
-        self.updatedAt = updatedAt ?? createdAt
+        self.updatedAt = updatedAt ?? createdAt; self.lookId = lookId
     }
 }
 

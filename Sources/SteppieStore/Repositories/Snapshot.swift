@@ -13,17 +13,25 @@ public struct Snapshot: Hashable, Sendable {
     /// phone backup, or a Linux backup from before they travelled): `Store.replaceAll` then keeps
     /// the slots that still fit.
     public var schedules: [ScheduleRecord]?
+    /// What completions showed (schema v8), named by `DailyLog.lookId`; empty in a backup from
+    /// before looks travelled (its logs show their routines as they are).
+    public var looks: [RoutineLook]
+    /// The SHA-256 of each photo file by name; nil leaves the device's record as it is. A restore
+    /// sets it to the hashes of the backup's photos, as read from the archive.
+    public var photoHashes: [String: String]?
 
     public init(children: [Child] = [], routineSets: [RoutineSet] = [], routines: [Routine] = [],
-                dailyLogs: [DailyLog] = [], deviceSettings: DeviceSettings? = nil, schedules: [ScheduleRecord]? = nil) {
+                dailyLogs: [DailyLog] = [], deviceSettings: DeviceSettings? = nil, schedules: [ScheduleRecord]? = nil,
+                looks: [RoutineLook] = [], photoHashes: [String: String]? = nil) {
         self.children = children; self.routineSets = routineSets; self.routines = routines
         self.dailyLogs = dailyLogs; self.deviceSettings = deviceSettings; self.schedules = schedules
+        self.looks = looks; self.photoHashes = photoHashes
     }
 
     /// True when the snapshot holds no rows at all.
     public var isEmpty: Bool {
         children.isEmpty && routineSets.isEmpty && routines.isEmpty && dailyLogs.isEmpty && deviceSettings == nil
-            && (schedules ?? []).isEmpty
+            && (schedules ?? []).isEmpty && looks.isEmpty
     }
 }
 

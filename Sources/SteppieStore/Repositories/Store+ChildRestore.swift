@@ -53,6 +53,13 @@ extension Store {
                 holdings[n].routines += 1
                 if case .photo(_, let asset) = icon { holdings[n].photos.insert(asset) }
             }
+            // A photo a completion showed stays with the child whose history names it.
+            for (child, icon) in try db.query("""
+                SELECT s.child_id, k.icon FROM routine_looks k JOIN routines r ON r.id = k.routine_id
+                JOIN routine_sets s ON s.id = r.routine_set_id ORDER BY k.rowid
+                """, [], { ($0.text(0), try JSONColumn.decode(IconRef.self, $0.text(1), table: "routine_looks", id: $0.text(0))) }) {
+                if let n = index[child], case .photo(_, let asset) = icon { holdings[n].photos.insert(asset) }
+            }
             for (child, count) in try db.query("""
                 SELECT s.child_id, count(*) FROM daily_logs l JOIN routine_sets s ON s.id = l.routine_set_id GROUP BY s.child_id
                 """, [], { ($0.text(0), $0.int(1)) }) {
@@ -99,6 +106,7 @@ extension Store {
             for sql in ["DELETE FROM set_schedules WHERE child_id = ?",
                         "DELETE FROM routine_recordings WHERE routine_id IN (\(ownRoutines))",
                         "DELETE FROM daily_logs WHERE routine_set_id IN (\(ownSets))",
+                        "DELETE FROM routine_looks WHERE routine_id IN (\(ownRoutines))",
                         "DELETE FROM routines WHERE routine_set_id IN (\(ownSets))",
                         "DELETE FROM routine_sets WHERE child_id = ?"] {
                 try db.run(sql, [child])

@@ -35,12 +35,15 @@ extension Store {
             case (true, .completed?), (false, .undone?), (false, nil):
                 return .unchanged
             case (true, .undone?):
-                try db.run("UPDATE daily_logs SET status = 'completed', completed_at = ?, updated_at = ? WHERE date = ? AND routine_id = ?",
-                           [stamp(now), stamp(now), .text(day.description), .text(routineId.lowercased)])
+                // Marked done: the entry records what the routine's card shows now (its look).
+                let look = try recordLook(routineId: routineId, at: now)
+                try db.run("UPDATE daily_logs SET status = 'completed', completed_at = ?, updated_at = ?, look_id = ? WHERE date = ? AND routine_id = ?",
+                           [stamp(now), stamp(now), .text(look), .text(day.description), .text(routineId.lowercased)])
             case (true, nil):
-                try db.run("INSERT INTO daily_logs (\(Store.logColumns)) VALUES (?, ?, ?, ?, 'completed', ?, ?, ?)",
+                let look = try recordLook(routineId: routineId, at: now)
+                try db.run("INSERT INTO daily_logs (\(Store.logColumnsWithLook)) VALUES (?, ?, ?, ?, 'completed', ?, ?, ?, ?)",
                            [.text(ids.next().lowercased), .text(day.description), .text(routineId.lowercased),
-                            .text(history.routine.routineSetId.lowercased), stamp(now), stamp(now), stamp(now)])
+                            .text(history.routine.routineSetId.lowercased), stamp(now), stamp(now), stamp(now), .text(look)])
             case (false, .completed?):
                 try db.run("UPDATE daily_logs SET status = 'undone', completed_at = NULL, updated_at = ? WHERE date = ? AND routine_id = ?",
                            [stamp(now), .text(day.description), .text(routineId.lowercased)])
@@ -64,7 +67,10 @@ extension Store {
             let histories = try routineHistories(childId: childId, completionsFrom: day, through: day)
             let sets = Dictionary(try sets(childId: childId, includeDeleted: true).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             var logs: [UUID: DailyLog] = [:]
-            for item in try history(childId: childId, from: day, through: day) { if let log = item.log { logs[item.routine.id] = log } }
+            var shown: [UUID: Routine] = [:]   // a completion shows what the child saw then
+            for item in try history(childId: childId, from: day, through: day) {
+                if let log = item.log { logs[item.routine.id] = log; shown[item.routine.id] = item.routine }
+            }
             var latest: [UUID: LogCorrection] = [:]
             for c in try corrections(childId: childId, from: day, through: day) { latest[c.routineId] = c }
             return histories.compactMap { h -> DayEntry? in
@@ -78,7 +84,7 @@ extension Store {
                 } else {
                     return nil
                 }
-                return DayEntry(routine: h.routine, set: set, log: log, state: state, countsForChild: h.tracked.countsForChild,
+                return DayEntry(routine: state == .completed ? shown[h.routine.id] ?? h.routine : h.routine, set: set, log: log, state: state, countsForChild: h.tracked.countsForChild,
                                 correction: latest[h.routine.id])
             }
         }

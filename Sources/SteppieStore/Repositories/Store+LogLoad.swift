@@ -93,7 +93,7 @@ extension Store {
                 routineSetRef[r] = UUIDText.parse(set).flatMap { refIndex[$0] } ?? -2
             }
         }
-        let sql = "INSERT INTO daily_logs (\(Store.logColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        let sql = "INSERT INTO daily_logs (\(Store.logColumnsWithLook)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         // A flag pragma expires every prepared statement: the insert is compiled without the
         // CHECKs while it is on, and with them again the next time anyone uses it.
         func insert() throws {
@@ -132,6 +132,11 @@ extension Store {
                         }
                         try statement.bindStatic(text: createdAt, count: stamp, at: 7)
                         try statement.bindStatic(text: updatedAt, count: stamp, at: 8)
+                        if l.hasLook {
+                            try statement.bindStatic(text: refBase + Int(l.look) * UUIDText.length, count: UUIDText.length, at: 9)
+                        } else {
+                            try statement.bindNull(at: 9)
+                        }
                         try statement.execute()
                     }
                 }

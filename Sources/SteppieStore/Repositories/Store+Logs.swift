@@ -4,6 +4,9 @@ import SteppieCore
 extension Store {
     static let logColumns = "id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at"
     static let logColumnsOfL = qualified(logColumns, "l")
+    /// The log columns and the look a completion showed (`decodeLog(_:offset:withLook: true)`).
+    static let logColumnsWithLook = logColumns + ", look_id"
+    static let lookColumns = "id, routine_id, title, icon, created_at"
     static let routineColumnsOfR = qualified(routineColumns, "r")
 
     /// `a, b` → `t.a, t.b`, for joins.
@@ -41,17 +44,35 @@ extension Store {
             }
             let routine = current.routine
             let newId = ids.next()
+            let look = try recordLook(routineId: routine.id, at: now)
             try db.run("""
-                INSERT INTO daily_logs (\(Store.logColumns)) VALUES (?, ?, ?, ?, 'completed', ?, ?, ?)
+                INSERT INTO daily_logs (\(Store.logColumnsWithLook)) VALUES (?, ?, ?, ?, 'completed', ?, ?, ?, ?)
                 ON CONFLICT (date, routine_id) DO UPDATE SET status = 'completed', completed_at = excluded.completed_at,
-                    updated_at = excluded.updated_at WHERE status = 'undone'
+                    updated_at = excluded.updated_at, look_id = excluded.look_id WHERE status = 'undone'
                 """, [.text(newId.lowercased), .text(day.description), .text(routine.id.lowercased), .text(routine.routineSetId.lowercased),
-                      stamp(now), stamp(now), stamp(now)])
+                      stamp(now), stamp(now), stamp(now), .text(look)])
             guard let log = try log(day: day, routineId: routine.id) else {
                 throw StoreError.corruptRow(table: "daily_logs", id: newId.lowercased, reason: "vanished after write")
             }
             return log
         }
+    }
+
+    /// The look the routine's card shows now (its title and icon), as a `routine_looks` id: the
+    /// existing look when one has the same title and icon, else a new one copied from the row.
+    /// Runs inside the completion's write; SQL only (no file, no hashing), so a press stays fast.
+    func recordLook(routineId: UUID, at now: Date) throws -> String {
+        let routine = SQLValue.text(routineId.lowercased)
+        let find = """
+            SELECT k.id FROM routine_looks k JOIN routines r ON r.id = k.routine_id
+            WHERE r.id = ? AND k.title = r.title AND k.icon = r.icon LIMIT 1
+            """
+        if let id = try db.queryFirst(find, [routine], { $0.text(0) }) { return id }
+        let id = ids.next().lowercased
+        try db.run("INSERT INTO routine_looks (\(Store.lookColumns)) SELECT ?, id, title, icon, ? FROM routines WHERE id = ?",
+                   [.text(id), stamp(now), routine])
+        guard db.changes == 1 else { throw StoreError.routineNotFound(routineId.lowercased) }
+        return id
     }
 
     /// Returns the most recent completion of `day` to `undone` (the same row), if it is still inside
@@ -71,8 +92,8 @@ extension Store {
     public func undoCompletion(logId: UUID, day: LocalDay, at now: Date, windowSeconds: Int) throws -> DailyLog {
         try write {
             guard LocalDay(now, in: timeZone) == day else { throw StoreError.dayChanged }
-            guard let log = try db.queryFirst("SELECT \(Store.logColumns) FROM daily_logs WHERE id = ?", [.text(logId.lowercased)], {
-                try decodeLog($0, offset: 0)
+            guard let log = try db.queryFirst("SELECT \(Store.logColumnsWithLook) FROM daily_logs WHERE id = ?", [.text(logId.lowercased)], {
+                try decodeLog($0, offset: 0, withLook: true)
             }), log.date == day, log.status == .completed, let completedAt = log.completedAt else {
                 throw StoreError.nothingToUndo
             }
@@ -91,13 +112,15 @@ extension Store {
     /// The log of one routine on one day.
     public func log(day: LocalDay, routineId: UUID) throws -> DailyLog? {
         try read {
-            try db.queryFirst("SELECT \(Store.logColumns) FROM daily_logs WHERE date = ? AND routine_id = ?",
-                              [.text(day.description), .text(routineId.lowercased)]) { try decodeLog($0, offset: 0) }
+            try db.queryFirst("SELECT \(Store.logColumnsWithLook) FROM daily_logs WHERE date = ? AND routine_id = ?",
+                              [.text(day.description), .text(routineId.lowercased)]) { try decodeLog($0, offset: 0, withLook: true) }
         }
     }
 
     /// Every log of a child's sets between two days (inclusive), by date then routine order,
-    /// with the routine as the child saw it (soft-deleted routines included).
+    /// with the routine as the child saw it (soft-deleted routines included): a completion that
+    /// recorded a look (schema v8) shows that look's title and icon, whatever the routine shows
+    /// now; older logs, and logs not completed, show the routine as it is.
     public func history(childId: UUID, from: LocalDay, through: LocalDay) throws -> [DayPlan.Item] {
         try read {
             // Decode each routine once, not once per log: a month has ~30 logs per routine.
@@ -106,23 +129,27 @@ extension Store {
                 WHERE s.child_id = ?
                 """, [.text(childId.lowercased)], decodeRoutine)
             let byId = Dictionary(routines.map { ($0.id.lowercased, $0) }, uniquingKeysWith: { a, _ in a })
+            let lookById = Dictionary(try self.looks(childId: childId).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             return try db.query("""
-                SELECT \(Store.logColumnsOfL) FROM routine_sets s
+                SELECT \(Store.logColumnsOfL), l.look_id FROM routine_sets s
                 JOIN daily_logs l ON l.routine_set_id = s.id AND l.date BETWEEN ? AND ?
                 JOIN routines r ON r.id = l.routine_id
                 WHERE s.child_id = ?
                 ORDER BY l.date, r.sort_order, l.created_at
                 """, [.text(from.description), .text(through.description), .text(childId.lowercased)]) { row in
-                let log = try decodeLog(row, offset: 0)
+                let log = try decodeLog(row, offset: 0, withLook: true)
                 guard let routine = byId[log.routineId.lowercased] else {
                     throw StoreError.corruptRow(table: "daily_logs", id: log.id.lowercased, reason: "routine missing")
+                }
+                if log.status == .completed, let id = log.lookId, let look = lookById[id], look.routineId == routine.id {
+                    return DayPlan.Item(routine: look.applied(to: routine), log: log)
                 }
                 return DayPlan.Item(routine: routine, log: log)
             }
         }
     }
 
-    func decodeLog(_ r: Row, offset o: Int32) throws -> DailyLog {
+    func decodeLog(_ r: Row, offset o: Int32, withLook: Bool = false) throws -> DailyLog {
         // Parsed from the column bytes (no string per column): a backup reads a million rows.
         guard let uuid = UUIDText.parse(r.bytes(o)), let day = LocalDay(utf8: r.bytes(o + 1)),
               let routine = UUIDText.parse(r.bytes(o + 2)), let set = UUIDText.parse(r.bytes(o + 3)),
@@ -132,7 +159,8 @@ extension Store {
         return DailyLog(id: uuid, date: day, routineId: routine, routineSetId: set, status: status,
                         completedAt: r.isNull(o + 5) ? nil : Timestamp.parse(utf8: r.bytes(o + 5)),
                         createdAt: Timestamp.parse(utf8: r.bytes(o + 6)) ?? .distantPast,
-                        updatedAt: Timestamp.parse(utf8: r.bytes(o + 7)))
+                        updatedAt: Timestamp.parse(utf8: r.bytes(o + 7)),
+                        lookId: withLook && !r.isNull(o + 8) ? UUIDText.parse(r.bytes(o + 8)) : nil)
     }
 
     /// `LogStatus(rawValue:)` of a column's bytes.

@@ -2,8 +2,9 @@ import Foundation
 import SteppieCore
 
 extension Store {
-    /// Reads every row (children with profiles, sets, routines, logs, device settings) in one
-    /// read transaction, each table in insertion order.
+    /// Reads every row (children with profiles, sets, routines, logs, device settings, the looks
+    /// completions showed and the photos' recorded hashes) in one read transaction, each table in
+    /// insertion order.
     public func snapshot() throws -> Snapshot {
         try export { snapshot, logs in
             var whole = snapshot
@@ -39,11 +40,14 @@ extension Store {
                                       createdAt: created, updatedAt: updated)
             }
             let snapshot = Snapshot(children: children, routineSets: sets, routines: routines, dailyLogs: [], deviceSettings: settings,
-                                    schedules: schedules)
+                                    schedules: schedules, looks: try allLooks(),
+                                    photoHashes: Dictionary(try db.query("SELECT name, sha256 FROM photo_hashes ORDER BY name", []) {
+                                        ($0.text(0), $0.text(1))
+                                    }, uniquingKeysWith: { a, _ in a }))
             return try body(snapshot) { each in
-                let statement = try db.statement("SELECT \(Store.logColumns) FROM daily_logs ORDER BY rowid")
+                let statement = try db.statement("SELECT \(Store.logColumnsWithLook) FROM daily_logs ORDER BY rowid")
                 do {
-                    while let row = try statement.step() { try each(try decodeLog(row, offset: 0)) }
+                    while let row = try statement.step() { try each(try decodeLog(row, offset: 0, withLook: true)) }
                 } catch {
                     statement.reset()   // stopped half way: the cached statement must not stay mid-step
                     throw error
@@ -94,10 +98,12 @@ extension Store {
                 // History rows first: a trigger forbids removing routines that logs point at; recordings
                 // point at routines too, schedules at children and sets.
                 try db.execute("""
-                    DELETE FROM set_schedules; DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routines;
-                    DELETE FROM routine_sets; DELETE FROM children;
+                    DELETE FROM set_schedules; DELETE FROM routine_recordings; DELETE FROM daily_logs; DELETE FROM routine_looks;
+                    DELETE FROM routines; DELETE FROM routine_sets; DELETE FROM children;
                     """)
                 try insertRows(children: snapshot.children, sets: snapshot.routineSets, routines: snapshot.routines, logs: DailyLogRecords())
+                try insertLooks(snapshot.looks)
+                if let hashes = snapshot.photoHashes { try replacePhotoHashes(hashes) }
                 try loadLogs(logs, bulk: true)
                 logs.removeAll()
                 try rebuild(deferred)
