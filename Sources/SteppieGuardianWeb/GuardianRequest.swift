@@ -95,9 +95,10 @@ extension GuardianWeb {
         /// `setup`: a step of the first run, with neither the navigation (the way on is the step's
         /// own button) nor the kiosk's idle return (there is no child's page yet to go back to).
         func page(screen: String, setup: Bool = false, titleKey: String, titleArgs: [String: String] = [:], status: Int = 200,
-                  error: PageError? = nil, body: HTML = "") -> WebResponse {
+                  error: PageError? = nil, htmlClass: String? = nil, body: HTML = "") -> WebResponse {
             var page = HTMLPage(title: t(titleKey, titleArgs), screen: screen, locale: locale, body: body, nav: nil,
                                 notice: notice, error: error)
+            page.htmlClass = htmlClass
             if onKiosk && !setup { page.kiosk = HTMLPage.Kiosk(home: "/", idleSeconds: config.kioskIdleSeconds) }
             if let session, !setup {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
