@@ -27,7 +27,7 @@ extension GuardianWeb {
         body += "<span aria-current=\"page\">\(r.monthName(month))</span>"
         body += "<a href=\"/guardian/child/\(id)/report?month=\(next.description)&amp;paper=\(paper.rawValue)\" rel=\"next\">\(r.monthName(next)) →</a></nav>"
         body += "<article class=\"report\" data-month=\"\(month.description)\" data-paper=\"\(paper.rawValue)\">"
-        body += "<header class=\"report-head\"><p class=\"who\">\(child.displayName) · \(r.monthName(month))</p>"
+        body += "<header class=\"report-head\"><p class=\"who\">\(r.monthName(month))</p>"
         let report = data.report
         guard let through = report.through else {
             return reportFrame(r, child, paper, body + "</header><p data-report=\"not-yet\">\(r.t("web.report.notYet"))</p></article>")
