@@ -44,14 +44,15 @@ def print_setup(make_steppie, locale):
     service runs on 20 December 2025."""
     s = make_steppie(locale=locale)
     s.env["STEPPIE_NOW"] = DECEMBER_1
-    s.cli("set", "create", "--child", "Mina", "--name-ko", SET_NAME["ko"], "--name-en", SET_NAME["en"], "--activate")
-    set_id = s.query("SELECT id FROM routine_sets WHERE is_active = 1")[0][0]
+    s.cli("set", "create", "--child", "Mina", "--name-ko", SET_NAME["ko"], "--name-en", SET_NAME["en"])
+    set_id = s.query("SELECT id FROM routine_sets WHERE is_active = 0")[0][0]
     for i, icon in enumerate(ICONS):
         args = ["routine", "add", "--child", "Mina", "--set", set_id, "--title-ko", TITLES["ko"][i], "--title-en", TITLES["en"][i],
                 "--icon", icon, "--color", ["sky", "mint", "lemon", "peach", "lavender", "rose"][i % 6]]
         if i < 4:
             args += ["--time", f"07:{i * 10:02d}"]
         s.cli(*args)
+    s.cli("set", "activate", set_id)
     routines = [r[0] for r in s.query("SELECT id FROM routines WHERE routine_set_id = ? ORDER BY sort_order", set_id)]
     assert len(routines) == 11
     # Corrections on 20 December: the first three routines done on 1–5 December, the first one
