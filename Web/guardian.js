@@ -167,8 +167,17 @@
     restart();
   }
 
+  // The printable pages' Print button: the browser's own print window (the page's paper is
+  // already the stylesheet's @page size).
+  function printButtons() {
+    document.querySelectorAll('button[data-print]').forEach(function (button) {
+      button.addEventListener('click', function () { window.print(); });
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     kioskIdle();
+    printButtons();
     pinPad();
     playButtons();
     dragToReorder();

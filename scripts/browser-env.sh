@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by scripts/browser-tests.sh and scripts/bench.sh: installs what the browser tests need
-# (Debian's chromium and chromium-driver, a Korean font, parec, python3-venv) and the virtual
+# (Debian's chromium and chromium-driver, a Korean font, parec, poppler-utils for the printed
+# pages' PDFs, python3-venv) and the virtual
 # environment in .build/browser-venv with the pinned packages of Tests/browser/requirements.txt
 # (and, without their dependencies, those of requirements-nodeps.txt: axe-core's script)
 # (pip runs only when the venv is missing or the requirements changed). Sets VENV.
@@ -10,6 +11,7 @@ command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
 command -v fc-list >/dev/null 2>&1 && fc-list :lang=ko | grep -q . || need_pkgs+=(fonts-noto-cjk fontconfig)
 command -v parec >/dev/null 2>&1 || need_pkgs+=(pulseaudio-utils)
 command -v pulseaudio >/dev/null 2>&1 || need_pkgs+=(pulseaudio)
+command -v pdftoppm >/dev/null 2>&1 && command -v pdftotext >/dev/null 2>&1 || need_pkgs+=(poppler-utils)
 command -v python3 >/dev/null 2>&1 || need_pkgs+=(python3)
 if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
     need_pkgs+=(python3-venv)

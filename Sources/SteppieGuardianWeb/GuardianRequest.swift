@@ -95,9 +95,10 @@ extension GuardianWeb {
         /// `setup`: a step of the first run, with neither the navigation (the way on is the step's
         /// own button) nor the kiosk's idle return (there is no child's page yet to go back to).
         func page(screen: String, setup: Bool = false, titleKey: String, titleArgs: [String: String] = [:], status: Int = 200,
-                  error: PageError? = nil, body: HTML = "") -> WebResponse {
+                  error: PageError? = nil, htmlClass: String? = nil, body: HTML = "") -> WebResponse {
             var page = HTMLPage(title: t(titleKey, titleArgs), screen: screen, locale: locale, body: body, nav: nil,
                                 notice: notice, error: error)
+            page.htmlClass = htmlClass
             if onKiosk && !setup { page.kiosk = HTMLPage.Kiosk(home: "/", idleSeconds: config.kioskIdleSeconds) }
             if let session, !setup {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
@@ -112,10 +113,22 @@ extension GuardianWeb {
                     childScreen: config.secureCookies ? nil : t("web.nav.childScreen"),
                     signOut: t("web.nav.signOut"), languageLabel: t("web.nav.language"),
                     otherLanguages: GuardianWeb.locales.filter { $0 != locale }.map {
-                        (tag: $0, label: localizer.text("web.language.name", locale: $0), href: path + "?lang=" + $0)
+                        (tag: $0, label: localizer.text("web.language.name", locale: $0), href: sameQuery(path, lang: $0))
                     })
             }
             return .html(page.render(), status: status)
+        }
+
+        /// This page in another language: its query kept (the month, the day, the paper), `lang` replaced.
+        private func sameQuery(_ path: String, lang: String) -> String {
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "&=+#?")
+            let kept = web.query.filter { $0.key != "lang" }.sorted { $0.key < $1.key }.compactMap { key, value -> String? in
+                guard let k = key.addingPercentEncoding(withAllowedCharacters: allowed),
+                      let v = value.addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
+                return k + "=" + v
+            }
+            return path + "?" + (kept + ["lang=" + lang]).joined(separator: "&")
         }
 
         /// These pages are the kiosk's (loopback, beside the child's page), not the home network's.

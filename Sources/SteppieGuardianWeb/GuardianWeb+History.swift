@@ -21,6 +21,7 @@ extension GuardianWeb {
         body += "<a href=\"/guardian/child/\(id)/history?month=\(previous.description)\" rel=\"prev\">← \(r.monthName(previous))</a>"
         body += "<span aria-current=\"page\">\(r.monthName(month))</span>"
         body += "<a href=\"/guardian/child/\(id)/history?month=\(next.description)\" rel=\"next\">\(r.monthName(next)) →</a></nav>"
+        body += "<p><a href=\"/guardian/child/\(id)/report?month=\(month.description)\" data-link=\"print-report\">\(r.t("web.print.report", ["month": r.monthName(month)]))</a></p>"
         body += "<div class=\"month\">" + heatmap(r, calendar, childId: id) + monthTable(r, calendar) + "</div>"
         if let raw = r.web.query["date"], let day = LocalDay(raw) {
             body += dayDetail(r, child: child, day: day, today: today)
@@ -119,18 +120,15 @@ extension GuardianWeb {
     private func statistics(_ r: Request, child: Child, today: LocalDay, month: YearMonth) -> HTML {
         guard let stats = try? r.store.childStatistics(childId: child.id, reference: today) else { return "" }
         let id = child.id.lowercased
-        func span(_ range: ClosedRange<LocalDay>?) -> String {
-            range.map { r.t("web.stats.span", ["start": r.mediumDate($0.lowerBound), "end": r.mediumDate($0.upperBound)]) } ?? "–"
-        }
         // A streak reads "3 days" / "3일"; `data-value` keeps the bare number for programs.
-        func days(_ n: Int) -> HTML { HTML(escaping: r.t("cli.count.days", ["count": String(n)])) }
+        let span = r.span, days = r.days
         var h: HTML = "<section aria-labelledby=\"stats-h\"><h2 id=\"stats-h\">\(r.t("web.stats.title"))</h2>"
         h += "<table class=\"stats\"><caption>\(r.t("web.stats.days"))</caption><tbody>"
         h += "<tr><th scope=\"row\">\(r.t("web.stats.current"))</th><td data-stat=\"currentStreak\" data-value=\"\(stats.days.currentStreak)\">\(days(stats.days.currentStreak))</td><td>\(span(stats.dayStreaks.current))</td></tr>"
         h += "<tr><th scope=\"row\">\(r.t("web.stats.longest"))</th><td data-stat=\"longestStreak\" data-value=\"\(stats.days.longestStreak)\">\(days(stats.days.longestStreak))</td><td>\(span(stats.dayStreaks.longest))</td></tr>"
         // The whole days' own rate (it showed the routine-day rate under "whole days"), then the
         // routine-day rate, named as what it is.
-        h += "<tr><th scope=\"row\">\(r.t("web.stats.rate"))</th><td data-stat=\"dayRate\">\(Int((stats.days.completionRate * 100).rounded()))%</td>"
+        h += "<tr><th scope=\"row\">\(r.t("web.stats.rate"))</th><td data-stat=\"dayRate\">\(r.percent(stats.days.completionRate))</td>"
         h += "<td>\(r.t("web.stats.daysOf", ["done": String(stats.days.completedDays), "total": String(stats.days.eligibleDays)]))</td></tr>"
         h += "</tbody></table>"
         h += "<p data-stat=\"routineRate\">\(r.t("web.stats.routineRate", ["rate": String(Int((stats.routineDayRate * 100).rounded())), "done": String(stats.completedRoutineDays), "total": String(stats.eligibleRoutineDays)]))</p>"
@@ -145,7 +143,7 @@ extension GuardianWeb {
             let spans = stats.perRoutineStreaks[history.routine.id]
             let rid = history.routine.id.lowercased
             h += "<tr data-routine-id=\"\(rid)\"><th scope=\"row\"><a href=\"/guardian/child/\(id)/history?month=\(month.description)&amp;routine=\(rid)\">\(r.title(history.routine.title))</a></th>"
-            h += "<td>\(Int((s.completionRate * 100).rounded()))%</td>"
+            h += "<td>\(r.percent(s.completionRate))</td>"
             h += "<td data-value=\"\(s.currentStreak)\">\(days(s.currentStreak)) <span class=\"hint\">\(span(spans?.current))</span></td>"
             h += "<td data-value=\"\(s.longestStreak)\">\(days(s.longestStreak)) <span class=\"hint\">\(span(spans?.longest))</span></td></tr>"
         }

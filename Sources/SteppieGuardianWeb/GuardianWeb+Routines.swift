@@ -60,6 +60,7 @@ extension GuardianWeb {
         let all = (try? r.store.routines(setId: set.id, includeDeleted: true)) ?? []
         let visible = all.filter(\.isVisible).sorted { $0.order < $1.order }
         var h: HTML = "<section aria-labelledby=\"routines-h\"><h2 id=\"routines-h\">\(r.title(set.name))</h2>"
+        h += "<p><a href=\"/guardian/set/\(sid)/print\" data-link=\"print-schedule\">\(r.t("web.print.schedule"))</a></p>"
         h += "<p class=\"hint\" id=\"reorder-hint\">\(r.t("web.routines.reorderHint"))</p>"
         h += "<ol class=\"routines\" data-list=\"routines\" data-set-id=\"\(sid)\" data-csrf=\"\(r.session?.csrf ?? "")\" aria-describedby=\"reorder-hint\">"
         for (i, routine) in visible.enumerated() {

@@ -197,6 +197,9 @@ public final class GuardianWeb: Sendable {
         case (_, 3, "child"):
             guard let id, let child = try? r.store.child(id: id) else { return notFound(r) }
             return childPage(&r, child: child, page: path[2])
+        case ("GET", 3, "set") where path[2] == "print":
+            guard let id, let set = try? r.store.set(id: id) else { return notFound(r) }
+            return printSchedule(r, set: set)
         case ("POST", 3, "set"):
             guard let id, let set = try? r.store.set(id: id) else { return notFound(r) }
             return setAction(&r, set: set, action: path[2])
@@ -234,6 +237,7 @@ public final class GuardianWeb: Sendable {
         case ("POST", "schedule"): return saveSchedule(&r, child)
         case ("GET", "history"): return historyPage(r, child)
         case ("POST", "correct"): return correctDay(&r, child)
+        case ("GET", "report"): return reportPage(r, child)
         default: return notFound(r)
         }
     }

@@ -17,6 +17,8 @@ struct HTMLPage {
     /// and after how many idle seconds `guardian.js` goes back there (signed in: through "Child
     /// screen", which ends the session). Nil on the home network.
     var kiosk: Kiosk?
+    /// Classes of `<html>` (a printable page's paper: `paper-a4`, `paper-letter`).
+    var htmlClass: String?
 
     struct Kiosk {
         var home: String
@@ -37,7 +39,7 @@ struct HTMLPage {
     func render() -> HTML {
         var h: HTML = """
         <!doctype html>
-        <html lang="\(locale)" data-screen="\(screen)">
+        <html lang="\(locale)" data-screen="\(screen)"\(htmlClass.map { c -> HTML in " class=\"\(c)\"" } ?? "")>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">

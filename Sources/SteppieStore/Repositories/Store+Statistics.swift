@@ -55,4 +55,16 @@ extension Store {
         let histories = try routineHistories(childId: childId, completionsFrom: month.firstDay, through: month.lastDay)
         return MonthCalendar(month: month, routines: histories.map(\.tracked), reference: reference)
     }
+
+    /// The child's month for a report (`MonthReport`, by the same rules as `childStatistics`), with
+    /// the corrections of the month's days, as seen on `reference` (normally today).
+    public func monthReport(childId: UUID, month: YearMonth, reference: LocalDay) throws -> ChildMonthReport {
+        try read {
+            let through = min(month.lastDay, reference)
+            let histories = try routineHistories(childId: childId, through: through)
+            return ChildMonthReport(report: MonthReport(month: month, routines: histories.map(\.tracked), reference: reference),
+                                    histories: histories,
+                                    corrections: try corrections(childId: childId, from: month.firstDay, through: month.lastDay))
+        }
+    }
 }
