@@ -16,6 +16,9 @@ struct DecodedData {
     /// This project's extension (weekly schedule slots); nil in phone backups and in Linux
     /// backups made before schedules travelled.
     var weeklySchedules: [ScheduleRecord]?
+    /// This project's extension (the guardian's recorded titles, each naming its file under
+    /// `recordings/`); nil in phone backups and in Linux backups made before recordings travelled.
+    var recordings: [RoutineRecording]?
     var appSettings: JSONObject?
 }
 
@@ -40,7 +43,7 @@ struct DataFileReader {
     /// skipped by the parser without building its value.
     static let knownKeys: Set<String> = [
         "schemaVersion", "exportedAt", "routineSets", "routines", "dailyLogs", "appSettings", "children",
-        "weeklySchedules", "weekday", "start",
+        "weeklySchedules", "weekday", "start", "recordings", "durationMs", "file",
         "id", "childId", "childID", "name", "isActive", "startTime", "dailyStartTime", "createdAt", "updatedAt", "deletedAt",
         "routineSetId", "routineSetID", "titleKey", "title", "icon", "type", "localAssetId", "backupAssetName",
         "colorToken", "order", "scheduledTime", "date", "routineId", "routineID", "status", "completedAt",
@@ -191,8 +194,20 @@ struct DataFileReader {
         if o.has("weeklySchedules") {
             schedules = try o.array("weeklySchedules").enumerated().map { n, v in try scheduleSlot(v, path: "weeklySchedules[\(n)]") }
         }
+        var recordings: [RoutineRecording]?
+        if o.has("recordings") {
+            let items = try o.array("recordings")
+            // At most one per routine and language: two languages for every routine.
+            guard items.count <= 2 * limits.maxRoutines else { throw BackupError.tooManyRecords(kind: .routines, limit: limits.maxRoutines) }
+            recordings = try items.enumerated().map { n, v in
+                let r = try JSONObject(v, path: "recordings[\(n)]")
+                return RoutineRecording(routineId: try r.uuid("routineId"), locale: try r.string("locale"), fileName: try r.string("file"),
+                                        durationMs: try r.int("durationMs"), createdAt: try r.stamp("createdAt"))
+            }
+        }
         return DecodedData(schemaVersion: version, routineSets: sets, setHasChild: setHasChild, routines: routines,
-                           dailyLogs: logs, children: children, weeklySchedules: schedules, appSettings: try o.object("appSettings"))
+                           dailyLogs: logs, children: children, weeklySchedules: schedules, recordings: recordings,
+                           appSettings: try o.object("appSettings"))
     }
 
     private func scheduleSlot(_ v: JSONValue, path: String) throws -> ScheduleRecord {
