@@ -205,12 +205,15 @@ def test_a_take_from_the_fake_microphone_is_kept_heard_on_the_next_press_backed_
 
 @pytest.mark.parametrize("locale", ["ko", "en"])
 def test_the_recording_section_axe_and_screenshots(make_steppie, browsers, locale):
-    s = guardian(make_steppie, locale=locale)
-    rid = s.state()["focus"]["id"]
+    s = make_steppie(locale=locale)
+    rid = s.query("SELECT r.id FROM routines r JOIN routine_sets t ON t.id = r.routine_set_id "
+                  "WHERE t.is_active = 1 ORDER BY r.sort_order LIMIT 1")[0][0]
     mic = microphone_tone(s.dir)
     kept = os.path.join(s.dir, "kept.wav")
     subprocess.run(["sox", "-n", "-r", "22050", "-c", "1", "-b", "16", kept, "synth", "1.2", "sine", "440", "vol", "0.5"], check=True)
-    s.cli("routine", "record", rid, kept)   # the command line's import: the same store path
+    s.cli("routine", "record", rid, kept)   # the command line's import (before the PIN): the same store path
+    s.set_pin(PIN)
+    s.start()
     for size in [(800, 480), (1280, 800)]:
         d = browsers(*size, extra_args=microphone_args(mic))
         sign_in(d, s, lang=locale)
