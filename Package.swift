@@ -116,7 +116,7 @@ let swiftTargets: [Target] = [
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip", "CLazyLoad"]),
-    .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity"]),
+    .testTarget(name: "SteppieBackupTests", dependencies: ["SteppieBackup", "SteppieStore", "SteppieCore", "SteppieSecurity", "SteppieFeedback"]),
     // Proof under stress: kills, concurrent processes, hostile input, audio faults.
     .testTarget(name: "SteppieStressTests",
                 dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieLocalization", "SteppieFeedback", "SteppieTestSupport"]),

@@ -3,6 +3,8 @@
  * - the PIN pad types into the one PIN field;
  * - "play on the device" buttons post without leaving the page;
  * - routines can be dragged into a new order (the up/down buttons do the same by keyboard);
+ * - the routine page records its title with the microphone: PCM from the Web Audio API
+ *   (an AudioWorklet, else a ScriptProcessor), encoded here as a 16-bit mono WAV and sent on Keep;
  * - on the kiosk, a page left alone goes back to the child's page (signed in: through
  *   "Child screen", which ends the session).
  * No words in here: every text comes from the service in the page's language.
@@ -148,6 +150,144 @@
     });
   }
 
+  // A 16-bit mono PCM WAV of `chunks` (Float32Arrays) at `rate`.
+  function wav(chunks, rate) {
+    var count = chunks.reduce(function (n, c) { return n + c.length; }, 0);
+    var buffer = new ArrayBuffer(44 + count * 2);
+    var view = new DataView(buffer);
+    function text(at, s) { for (var i = 0; i < s.length; i++) view.setUint8(at + i, s.charCodeAt(i)); }
+    text(0, 'RIFF'); view.setUint32(4, 36 + count * 2, true); text(8, 'WAVE');
+    text(12, 'fmt '); view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
+    view.setUint32(24, rate, true); view.setUint32(28, rate * 2, true); view.setUint16(32, 2, true); view.setUint16(34, 16, true);
+    text(36, 'data'); view.setUint32(40, count * 2, true);
+    var at = 44;
+    chunks.forEach(function (c) {
+      for (var i = 0; i < c.length; i++) {
+        var v = Math.max(-1, Math.min(1, c[i]));
+        view.setInt16(at, v < 0 ? v * 0x8000 : v * 0x7fff, true);
+        at += 2;
+      }
+    });
+    return new Blob([buffer], { type: 'audio/wav' });
+  }
+
+  function recorder() {
+    var section = document.querySelector('section[data-recordings]');
+    if (!section) return;
+    var status = section.querySelector('[data-rec-status]');
+    var maxSeconds = parseInt(section.getAttribute('data-max-seconds') || '30', 10);
+    function say(name) { status.textContent = section.getAttribute('data-msg-' + name) || ''; }
+    var rows = Array.prototype.slice.call(section.querySelectorAll('li[data-recording-locale]'));
+    rows.forEach(function (row) {
+      var kept = row.querySelector('[data-rec="play-kept"]');
+      if (kept) kept.addEventListener('click', function () {
+        var audio = row.querySelector('audio[data-audio="kept"]');
+        audio.currentTime = 0;
+        audio.play();
+      });
+    });
+    if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+      say('insecure');
+      return;
+    }
+    var live = null;   // { row, stream, context, chunks, stop }
+    function button(row, name) { return row.querySelector('[data-rec="' + name + '"]'); }
+    function show(row, names) {
+      ['start', 'stop', 'play-take', 'keep', 'redo'].forEach(function (n) { button(row, n).hidden = names.indexOf(n) < 0; });
+    }
+    function stop() {
+      if (!live) return;
+      var take = live;
+      live = null;
+      clearTimeout(take.timer);
+      take.stream.getTracks().forEach(function (t) { t.stop(); });
+      take.context.close();
+      take.row.takeBlob = wav(take.chunks, take.context.sampleRate);
+      var audio = take.row.querySelector('audio[data-audio="take"]');
+      if (audio.src) URL.revokeObjectURL(audio.src);
+      audio.src = URL.createObjectURL(take.row.takeBlob);
+      show(take.row, ['play-take', 'keep', 'redo']);
+      rows.forEach(function (r) { if (r !== take.row) button(r, 'start').disabled = false; });
+      button(take.row, 'play-take').focus();
+      say('ready');
+    }
+    function start(row) {
+      if (live) return;
+      navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: false, noiseSuppression: false, autoGainControl: false } })
+        .then(function (stream) {
+          var context = new AudioContext();
+          context.resume();
+          var source = context.createMediaStreamSource(stream);
+          var take = { row: row, stream: stream, context: context, chunks: [] };
+          live = take;
+          function collect(samples) { if (live === take) take.chunks.push(samples); }
+          var wired = context.audioWorklet
+            ? context.audioWorklet.addModule('/static/recorder-worklet.js').then(function () {
+                var node = new AudioWorkletNode(context, 'steppie-capture');
+                node.port.onmessage = function (e) { collect(e.data); };
+                source.connect(node);
+                // Pulled by the graph through a silent gain: the guardian hears nothing while recording.
+                var mute = context.createGain();
+                mute.gain.value = 0;
+                node.connect(mute);
+                mute.connect(context.destination);
+              })
+            : Promise.reject(new Error('no worklet'));
+          return wired.catch(function () {
+            // Older browsers: the deprecated ScriptProcessor does the same, on the main thread.
+            var processor = context.createScriptProcessor(4096, 1, 1);
+            processor.onaudioprocess = function (e) { collect(new Float32Array(e.inputBuffer.getChannelData(0))); };
+            source.connect(processor);
+            processor.connect(context.destination);
+          }).then(function () {
+            show(row, ['stop']);
+            rows.forEach(function (r) { if (r !== row) button(r, 'start').disabled = true; });
+            button(row, 'stop').focus();
+            say('recording');
+            take.timer = setTimeout(stop, maxSeconds * 1000 - 250);
+          });
+        })
+        .catch(function (e) {
+          live = null;
+          var name = e && e.name;
+          say(name === 'NotAllowedError' || name === 'SecurityError' ? 'denied'
+              : name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'NotReadableError' ? 'missing' : 'failed');
+        });
+    }
+    function keep(row) {
+      if (!row.takeBlob) return;
+      var body = new FormData();
+      body.append('csrf', section.getAttribute('data-csrf'));
+      body.append('locale', row.getAttribute('data-recording-locale'));
+      body.append('audio', row.takeBlob, 'take.wav');
+      button(row, 'keep').disabled = true;
+      say('saving');
+      fetch('/guardian/routine/' + section.getAttribute('data-routine-id') + '/record', {
+        method: 'POST', headers: { 'Accept': 'application/json' }, body: body, credentials: 'same-origin'
+      }).then(function (r) { return r.json(); }).then(function (reply) {
+        if (reply.ok) { window.location.reload(); return; }
+        button(row, 'keep').disabled = false;
+        status.textContent = reply.error || section.getAttribute('data-msg-failed');
+      }).catch(function () {
+        button(row, 'keep').disabled = false;
+        say('failed');
+      });
+    }
+    rows.forEach(function (row) {
+      row.querySelector('[data-rec-controls]').hidden = false;
+      show(row, ['start']);
+      button(row, 'start').addEventListener('click', function () { start(row); });
+      button(row, 'stop').addEventListener('click', stop);
+      button(row, 'redo').addEventListener('click', function () { row.takeBlob = null; start(row); });
+      button(row, 'keep').addEventListener('click', function () { keep(row); });
+      button(row, 'play-take').addEventListener('click', function () {
+        var audio = row.querySelector('audio[data-audio="take"]');
+        audio.currentTime = 0;
+        audio.play();
+      });
+    });
+  }
+
   function kioskIdle() {
     var home = document.body.getAttribute('data-kiosk-home');
     var seconds = parseInt(document.body.getAttribute('data-idle-seconds') || '', 10);
@@ -181,5 +321,6 @@
     pinPad();
     playButtons();
     dragToReorder();
+    recorder();
   });
 })();

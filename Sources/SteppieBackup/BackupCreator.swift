@@ -54,9 +54,13 @@ public struct BackupCreator: Sendable {
                        progress: ProgressHandler?) throws -> BackupCreateReport {
         // data.json streams from one read transaction into a temporary file while it is hashed:
         // the logs go from SQLite to the file row by row, never all in memory.
+        // Recordings whose file is there, well named, a regular file within the limit (a restore
+        // refuses anything else); read before the snapshot, so every one names a routine in it.
+        let recordings = try recordingsToWrite(store)
         let (snapshot, logCount, checksum) = try store.export { snapshot, logs in
             let out = try JSONOutput(path: tempData.path)
-            let count = try DataFileWriter(timeZone: timeZone).write(snapshot, logs: logs, exportedAt: now, to: out)
+            let count = try DataFileWriter(timeZone: timeZone).write(snapshot, logs: logs, recordings: recordings.map(\.recording),
+                                                                     exportedAt: now, to: out)
             return (snapshot, count, try out.finish())
         }
         // Only well-named photos that are JPEG or PNG images travel (a restore refuses anything
@@ -67,7 +71,7 @@ public struct BackupCreator: Sendable {
         }
         let scratch = PhotoScratch(limit: Int(limits.maxAssetBytes))
         let photos = named.filter { scratch.isImage(assetsDirectory.appendingPathComponent($0.name)) }
-        let total = photos.count + 3
+        let total = photos.count + (recordings.isEmpty ? 3 : recordings.count + 4)
         var done = 0
         func step(_ item: String) { done += 1; progress?(BackupProgress(phase: "writing", done: done, total: total, item: item)) }
 
@@ -90,12 +94,35 @@ public struct BackupCreator: Sendable {
             try zip.add(name: "assets/\(p.name)", file: assetsDirectory.appendingPathComponent(p.name).path, compress: false)
             step("assets/\(p.name)")
         }
+        // The folder entry only when there are recordings: a backup without any has the same
+        // entries as before recordings travelled (data.json still says `recordings: []`).
+        if !recordings.isEmpty {
+            try zip.addDirectory("recordings/")
+            step("recordings/")
+        }
+        for r in recordings {
+            try zip.add(name: "recordings/\(r.recording.fileName)", file: r.path, compress: true)
+            step("recordings/\(r.recording.fileName)")
+        }
         try zip.close()
         let size = try FileSystem.publish(tempZip, as: target)
         return BackupCreateReport(path: target.path, bytes: size, checksum: checksum, createdAt: createdAt,
                                   counts: BackupCounts(children: snapshot.children.count, routineSets: snapshot.routineSets.count,
                                                        routines: snapshot.routines.count, dailyLogs: logCount,
                                                        assets: photos.count, scheduleSlots: snapshot.schedules?.count))
+    }
+
+    /// The recordings a backup carries, with their files' paths.
+    private func recordingsToWrite(_ store: Store) throws -> [(recording: RoutineRecording, path: String)] {
+        let all: [RoutineRecording]
+        do { all = try store.recordings() } catch let e as SQLiteError { throw BackupError.store(.sqlite(e)) }
+        return all.compactMap { r in
+            guard let path = store.recordingPath(r) else { return nil }
+            var st = stat()
+            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size > 0,
+                  Int(st.st_size) <= RecordingCheck.maximumBytes else { return nil }
+            return (r, path)
+        }
     }
 
     /// The deflate level of data.json (libzip's own default is 9). Measured on the 10-year

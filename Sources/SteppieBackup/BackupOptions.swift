@@ -1,3 +1,4 @@
+import SteppieCore
 /// Limits a backup must stay within; the defaults follow the backup contract and stay well above
 /// the 10-year fixture (`TenYearFixture`: 10 children × 3 sets × 10 routines, 1 095 600 logs,
 /// data.json 336 MiB, 60 photos). docs/backup.md says why each value was chosen.
@@ -87,6 +88,9 @@ public struct RestoreOptions: Sendable {
     /// a new child. Nil: the only child (none: a new child named `defaultChildName`; several:
     /// `BackupError.childRequired` unless the restore is given a way to ask). Refused for a Linux backup.
     public var child: String?
+    /// Decodes a backup's recordings (`SoundFile.decodeRecording`); without one, a backup that
+    /// carries recordings is refused.
+    public var decodeAudio: AudioDecoder = AudioDecodeFailure.unavailable
 
     public init(defaultChildName: String, limits: BackupLimits = BackupLimits(), failAt: RestoreStep? = nil, child: String? = nil) {
         self.defaultChildName = defaultChildName; self.limits = limits; self.failAt = failAt; self.child = child

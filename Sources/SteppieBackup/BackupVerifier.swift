@@ -1,11 +1,17 @@
 import Foundation
+import SteppieCore
 import SteppieStore
 
 /// Checks a backup archive completely without changing anything.
 public struct BackupVerifier: Sendable {
     public let limits: BackupLimits
+    /// Decodes the backup's recordings (`SoundFile.decodeRecording`); without one, a backup that
+    /// carries recordings is refused.
+    public let decodeAudio: AudioDecoder
 
-    public init(limits: BackupLimits = BackupLimits()) { self.limits = limits }
+    public init(limits: BackupLimits = BackupLimits(), decodeAudio: @escaping AudioDecoder = AudioDecodeFailure.unavailable) {
+        self.limits = limits; self.decodeAudio = decodeAudio
+    }
 
     /// Every check of a restore (entries, sizes, manifest, checksum, JSON, entities and
     /// references); returns what the backup holds, or throws the first problem found.
@@ -14,7 +20,7 @@ public struct BackupVerifier: Sendable {
     /// what it replaces and brings (`scope`), as the restore's own confirmation does.
     public func verify(archive: URL, defaultChildName: String = "Child", at now: Date, naming: Bool = false,
                        holdings: [ChildHoldings]? = nil, progress: ProgressHandler? = nil) throws -> RestorePlan {
-        let loaded = try ArchiveLoader(limits: limits, defaultChildName: defaultChildName, now: now)
+        let loaded = try ArchiveLoader(limits: limits, defaultChildName: defaultChildName, now: now, decodeAudio: decodeAudio)
             .load(path: archive.path, progress: progress)
         var plan = Self.plan(loaded, path: archive.path, replacing: nil)
         if naming {

@@ -166,7 +166,7 @@ extension GuardianWeb {
             }
         }
         do {
-            let plan = try BackupVerifier().verify(archive: URL(fileURLWithPath: spool.path), defaultChildName: r.t("web.backup.defaultChild"),
+            let plan = try BackupVerifier(decodeAudio: config.decodeAudio).verify(archive: URL(fileURLWithPath: spool.path), defaultChildName: r.t("web.backup.defaultChild"),
                                                    at: r.now, naming: true, holdings: try? r.store.childHoldings())
             let staged = PendingRestore(token: Secrets.randomToken(byteCount: 16), path: spool.path, plan: plan, file: spool)
             pending = staged
@@ -242,7 +242,9 @@ extension GuardianWeb {
             // A phone backup goes into the chosen child (none chosen: a new one); a Linux backup replaces the device.
             let newName = staged.plan.childNames?.first ?? r.t("web.backup.defaultChild")
             let target = staged.plan.sourcePlatform == .linux ? nil : (chosen ?? Self.freeName(newName, in: r))
-            let report = try Restorer(options: RestoreOptions(defaultChildName: r.t("web.backup.defaultChild"), child: target))
+            var options = RestoreOptions(defaultChildName: r.t("web.backup.defaultChild"), child: target)
+            options.decodeAudio = config.decodeAudio
+            let report = try Restorer(options: options)
                 .restore(archive: URL(fileURLWithPath: staged.path), into: r.store,
                          assetsDirectory: config.photosDirectory ?? BackupCreator.assetsDirectory(forDatabase: config.databasePath),
                          at: r.now, confirm: { $0.checksum == staged.plan.checksum })

@@ -244,7 +244,9 @@ extension GuardianWeb {
     func routineAction(_ r: inout Request, routine: Routine, action: String) -> WebResponse {
         guard let set = try? r.store.set(id: routine.routineSetId) else { return notFound(r) }
         let back = "/guardian/child/\(set.childId.lowercased)/routines?set=\(set.id.lowercased)"
-        if r.web.method == "GET" { return routinePage(r, routine) }
+        if r.web.method == "GET" { return action == "recording" ? recordingFile(r, routine) : action == "show" ? routinePage(r, routine) : notFound(r) }
+        if action == "record" { return keepRecording(&r, routine) }
+        if action == "unrecord" { return removeRecording(&r, routine) }
         do {
             switch action {
             case "edit":
@@ -287,11 +289,12 @@ extension GuardianWeb {
         }
     }
 
-    private func routinePage(_ r: Request, _ routine: Routine, status: Int = 200, error: PageError? = nil) -> WebResponse {
+    func routinePage(_ r: Request, _ routine: Routine, status: Int = 200, error: PageError? = nil) -> WebResponse {
         guard let set = try? r.store.set(id: routine.routineSetId) else { return notFound(r) }
         var body: HTML = "<p><a href=\"/guardian/child/\(set.childId.lowercased)/routines?set=\(set.id.lowercased)\">\(r.t("web.routines.back"))</a></p>"
         body += "<h2 id=\"edit-h\">\(r.title(routine.title))</h2>"
         body += routineForm(r, action: "/guardian/routine/\(routine.id.lowercased)/edit", routine: routine, labelledBy: "edit-h", error: error)
+        body += recordingsSection(r, routine)
         return r.page(screen: "routine", titleKey: "web.routine.title", titleArgs: ["title": r.title(routine.title)], status: status,
                       error: error, body: body)
     }

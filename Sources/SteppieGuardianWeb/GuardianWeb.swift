@@ -53,6 +53,9 @@ public final class GuardianWeb: Sendable {
         /// On the kiosk, idle seconds after which a guardian page goes back to the child's page
         /// (signed in, the session ends on the way). The service's own idle end is the same 3 minutes.
         public var kioskIdleSeconds = 180
+        /// Decodes a recording from the routine page's microphone, and a backup's (the service
+        /// hands over libsndfile's, `SoundFile.decodeRecording`; without one every recording is refused).
+        public var decodeAudio: AudioDecoder = AudioDecodeFailure.unavailable
         /// The device's large uploads (one ledger for every guardian page server of a service).
         public var uploads = UploadLedger()
         /// Where a failure's whole description goes (the service's log, standard error); the
@@ -203,7 +206,7 @@ public final class GuardianWeb: Sendable {
         case ("POST", 3, "set"):
             guard let id, let set = try? r.store.set(id: id) else { return notFound(r) }
             return setAction(&r, set: set, action: path[2])
-        case (_, 2, "routine"), ("POST", 3, "routine"):
+        case (_, 2, "routine"), ("POST", 3, "routine"), ("GET", 3, "routine"):
             guard let id, let routine = try? r.store.routine(id: id) else { return notFound(r) }
             return routineAction(&r, routine: routine, action: path.count == 3 ? path[2] : "show")
         default:

@@ -1,3 +1,4 @@
+import SteppieCore
 import SteppieGuardianWeb
 import SteppieHTTP
 
@@ -19,6 +20,8 @@ enum GuardianRoutes {
             return 2 * GuardianWeb.maxPhotoBytes + HTTPBodyPlan.textLimit
         }
         if path.hasSuffix("/backup/restore") { return GuardianWeb.maxRestoreBytes }
+        // A recording from the routine page's microphone: the same margin over its limit.
+        if path.hasSuffix("/record") { return 2 * RecordingCheck.maximumBytes + HTTPBodyPlan.textLimit }
         return HTTPBodyPlan.textLimit
     }
 

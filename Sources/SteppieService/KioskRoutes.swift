@@ -77,7 +77,7 @@ enum KioskRoutes {
     }
 
     /// The static files the guardian pages load.
-    static let lanStaticFiles: Set<String> = ["guardian.css", "guardian.js"]
+    static let lanStaticFiles: Set<String> = ["guardian.css", "guardian.js", "recorder-worklet.js"]
 
     /// One of the child's three actions, from the page's own origin, as JSON.
     static func tap(_ r: HTTPRequest, press: Press) -> HTTPResponse {

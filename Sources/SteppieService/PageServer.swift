@@ -43,7 +43,7 @@ final class PageServer {
     // No Strict-Transport-Security: with a self-signed certificate it would make the browser's
     // "proceed" (after the fingerprint is checked) impossible for that name.
     static let securityHeaders: [String: String] = [
-        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         "X-Content-Type-Options": "nosniff",
         // Not no-referrer: with it a browser sends `Origin: null` on form posts, and the origin check needs it.
         "Referrer-Policy": "same-origin",

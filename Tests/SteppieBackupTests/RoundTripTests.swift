@@ -62,7 +62,8 @@ import SteppieCore
         #expect((manifest?["createdAt"] as? String)?.hasSuffix("+09:00") == true)
         let data = try JSONSerialization.jsonObject(with: Data(contentsOf: extract.appendingPathComponent("data.json"))) as? [String: Any]
         #expect(Set(data?.keys.map { $0 } ?? []) == ["schemaVersion", "exportedAt", "routineSets", "routines", "dailyLogs", "appSettings", "children", "weeklySchedules",
-                                                       "routineLooks"])   // schema v8: what completions showed (docs/backup.md)
+                                                       "routineLooks",   // schema v8: what completions showed (docs/backup.md)
+                                                          "recordings"])
         let log = (data?["dailyLogs"] as? [[String: Any]])?.first
         #expect(log?["date"] as? String == "2026-03-02")
         #expect((log?["createdAt"] as? String)?.hasSuffix("+09:00") == true)

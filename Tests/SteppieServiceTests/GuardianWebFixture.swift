@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieFeedback
 import SteppieGuardianWeb
 import SteppieLocalization
 import SteppieSecurity
@@ -47,7 +48,7 @@ final class GuardianWebFixture {
                        played: PlayRecorder) throws -> GuardianWeb.Config {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let catalogs = try CatalogSet.load(directory: root.appendingPathComponent("Localization"))
-        return GuardianWeb.Config(databasePath: db, timeZone: zone, localizer: Localizer(catalogs: catalogs, systemLocale: "en"),
+        var config = GuardianWeb.Config(databasePath: db, timeZone: zone, localizer: Localizer(catalogs: catalogs, systemLocale: "en"),
                                   secureClock: secure, clock: wall, defaultLocale: "en", photosDirectory: photos,
                                   say: { text, locale in
                                       played.calls.withLock { $0.append("say \(locale) \(text)") }
@@ -57,6 +58,8 @@ final class GuardianWebFixture {
             played.profiles.withLock { $0.append(profile) }
             return nil
         }
+        config.decodeAudio = SoundFile.decodeRecording
+        return config
     }
 
     /// The service restarts: new pages on the same database (sessions are gone, the backoff is not).

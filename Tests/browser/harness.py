@@ -199,12 +199,13 @@ def make_steppie():
 
 # --------------------------------------------------------------------------- the browser
 
-def new_driver(width=1280, height=800):
+def new_driver(width=1280, height=800, extra_args=()):
+    """`extra_args`: more Chromium switches (the fake microphone of the recording tests)."""
     opts = webdriver.ChromeOptions()
     opts.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for arg in ("--headless=new", "--no-sandbox", f"--window-size={width},{height}",
                 "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-extensions", "--force-device-scale-factor=1"):
+                "--disable-extensions", "--force-device-scale-factor=1", *extra_args):
         opts.add_argument(arg)
     driver = webdriver.Chrome(service=ChromeService(CHROMEDRIVER), options=opts)
     driver.set_script_timeout(30)
@@ -228,8 +229,8 @@ def fit_viewport(driver, width, height):
 def browsers():
     made = []
 
-    def make(width=1280, height=800):
-        d = new_driver(width, height)
+    def make(width=1280, height=800, extra_args=()):
+        d = new_driver(width, height, extra_args)
         made.append(d)
         return d
 

@@ -15,6 +15,8 @@ struct LoadedBackup {
     var checksum: String
     let zip: ZipReader
     let assetEntries: [(name: String, entry: ZipEntryInfo)]
+    /// Recording file name → its entry, for every recording in the archive.
+    var recordingEntries: [String: ZipEntryInfo] = [:]
 }
 
 /// Reads a backup archive and checks everything, in the order of the contract: entries and
@@ -25,6 +27,8 @@ struct ArchiveLoader {
     let limits: BackupLimits
     let defaultChildName: String
     let now: Date
+    /// Decodes the recordings (libsndfile's, handed in; without one a backup with recordings is refused).
+    var decodeAudio: AudioDecoder = AudioDecodeFailure.unavailable
 
     func load(path: String, progress: ProgressHandler?) throws -> LoadedBackup {
         let zip = try ZipReader(path: path)
@@ -32,6 +36,7 @@ struct ArchiveLoader {
         guard entries.count <= limits.maxEntries else { throw BackupError.tooManyEntries(count: entries.count, limit: limits.maxEntries) }
         var manifestEntry: ZipEntryInfo?, dataEntry: ZipEntryInfo?
         var assetEntries: [(name: String, entry: ZipEntryInfo)] = []
+        var recordingEntries: [String: ZipEntryInfo] = [:]
         var seen = Set<String>()
         var declared: UInt64 = 0
         for e in entries {
@@ -41,7 +46,8 @@ struct ArchiveLoader {
             switch kind {
             case .manifest: manifestEntry = e; limit = limits.maxManifestBytes
             case .data: dataEntry = e; limit = limits.maxDataBytes
-            case .assetDirectory: limit = 0
+            case .assetDirectory, .recordingDirectory: limit = 0
+            case .recording(let name): recordingEntries[name] = e; limit = UInt64(RecordingCheck.maximumBytes)
             case .asset(let name): assetEntries.append((name, e)); limit = limits.maxAssetBytes
             }
             try checkDeclaredSize(e, limit: limit)
@@ -72,10 +78,17 @@ struct ArchiveLoader {
             step(entry.name)
         }
         if entries.contains(where: { $0.name == "assets/" }) { step("assets/") }
+        var lengths: [String: Int] = [:]
+        for (name, entry) in recordingEntries.sorted(by: { $0.key < $1.key }) {
+            lengths[name] = try Self.recording(zip, entry, name: name, budget: budget, decode: decodeAudio, at: nil)
+            step(entry.name)
+        }
+        if entries.contains(where: { $0.name == "recordings/" }) { step("recordings/") }
 
-        var contents = try ContentValidator(platform: manifest.sourcePlatform, assetNames: Set(assets.keys),
-                                            defaultChildId: decoded.childId, defaultChildName: defaultChildName, now: now)
-            .validate(decoded.data)
+        var validator = ContentValidator(platform: manifest.sourcePlatform, assetNames: Set(assets.keys),
+                                         defaultChildId: decoded.childId, defaultChildName: defaultChildName, now: now)
+        validator.recordingNames = Set(recordingEntries.keys)
+        var contents = try validator.validate(decoded.data)
         // A photo named by its hash (the device's record, a look of the history) must be those bytes
         // (content addressing); the restore records the hashes it checked, of the photos it brings.
         var claimed = contents.snapshot.photoHashes ?? [:]
@@ -93,8 +106,53 @@ struct ArchiveLoader {
             checked[asset] = actual
         }
         contents.snapshot.photoHashes = checked
-        return LoadedBackup(manifest: manifest, contents: contents, assets: assets, dataBytes: dataBytes, checksum: actual,
-                            zip: zip, assetEntries: assetEntries)
+        // The row says what the file is: its length as libsndfile decodes it, as a kept take's.
+        if let listed = contents.recordings {
+            contents.recordings = try listed.map { r in
+                guard let ms = lengths[r.fileName] else { throw BackupError.missingEntry("recordings/" + r.fileName) }
+                var checked = r
+                checked.durationMs = ms
+                return checked
+            }
+        }
+        var loaded = LoadedBackup(manifest: manifest, contents: contents, assets: assets, dataBytes: dataBytes, checksum: actual,
+                                  zip: zip, assetEntries: assetEntries)
+        loaded.recordingEntries = recordingEntries
+        return loaded
+    }
+
+    /// Reads a recording entry (at most `RecordingCheck.maximumBytes`) into `path` — a new
+    /// owner-only file, or a private scratch file removed again when nil — and checks it as a
+    /// kept take is checked (`RecordingCheck`: decoded by libsndfile, 1…30000 ms, some sound).
+    /// Returns its length in milliseconds.
+    static func recording(_ zip: ZipReader, _ entry: ZipEntryInfo, name: String, budget: ReadBudget?, decode: AudioDecoder,
+                          at path: String?) throws -> Int {
+        var bytes: [UInt8] = []
+        try zip.read(entry, limit: UInt64(RecordingCheck.maximumBytes)) { chunk in
+            try budget?.add(chunk.count)
+            bytes.append(contentsOf: chunk)
+        }
+        let target = path ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("steppie-recording-\(UUID().uuidString.lowercased())." + (name as NSString).pathExtension).path
+        try StagingArea.files(target) {
+            let fd = try OwnerOnly.openForWriting(target, exclusive: true)
+            defer { close(fd) }
+            try bytes.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: target) }
+        }
+        defer { if path == nil { unlink(target) } }
+        switch RecordingCheck.check(path: target, bytes: bytes.count, decode: decode) {
+        case .success(let ms): return ms
+        case .failure(let refusal):
+            if path != nil { unlink(target) }
+            let reason: String = switch refusal {
+            case .empty: "it is empty"
+            case .tooLarge(let n): "it is larger than \(RecordingCheck.maximumBytes) bytes (\(n))"
+            case .notAudio(let why): "it is not audio (\(why))"
+            case .tooLong(let ms): "it is \(ms) ms long, more than \(RecordingCheck.maximumMilliseconds) ms"
+            case .silent: "it holds no sound"
+            }
+            throw BackupError.entryUnreadable(name: "recordings/" + Validator.printable(name), reason: reason)
+        }
     }
 
     /// Parses data.json while it inflates, hashing the same chunks. The checksum is compared

@@ -14,6 +14,9 @@ struct ValidatedContents {
     var iconsReplaced: Int
     /// True when the restored device has no guardian PIN (other platform, or none was set).
     var needsNewPin: Bool
+    /// The recordings of a Linux backup that carries them (nil: it does not; the device's stay
+    /// where their routine is there again).
+    var recordings: [RoutineRecording]? = nil
 }
 
 /// The cross-entity rules of a backup: unique ids, unique (date, routine), references that
@@ -23,6 +26,8 @@ struct ContentValidator {
     let platform: BackupManifest.Platform
     /// Names of the photo entries present under `assets/`.
     let assetNames: Set<String>
+    /// Names of the recording entries present under `recordings/`.
+    var recordingNames: Set<String> = []
     let defaultChildId: UUID
     let defaultChildName: String
     let now: Date
@@ -113,7 +118,12 @@ struct ContentValidator {
         let children: [Child]
         let settings: DeviceSettings
         var schedules: [ScheduleRecord]?
+        var recordings: [RoutineRecording]?
         if let listed = data.children, platform == .linux {
+            if let listedRecordings = data.recordings {
+                try checkRecordings(listedRecordings, routines: Set(routines.map(\.id)))
+                recordings = listedRecordings
+            }
             children = listed
             try checkChildren(children, sets: sets, setHasChild: data.setHasChild)
             settings = try linuxSettings(data.appSettings)
@@ -139,7 +149,30 @@ struct ContentValidator {
                                                     photoHashes: data.photoHashes),
                                  logs: logs,
                                  photosReplaced: photosReplaced, iconsReplaced: iconsReplaced,
-                                 needsNewPin: settings.guardianPinHash == nil)
+                                 needsNewPin: settings.guardianPinHash == nil, recordings: recordings)
+    }
+
+    /// Each recording names a routine of the backup, a language, a length within the contract
+    /// and a file under `recordings/` that is in the archive; one per (routine, language), one
+    /// recording per file.
+    private func checkRecordings(_ recordings: [RoutineRecording], routines: Set<UUID>) throws {
+        var pairs = Set<String>(), files = Set<String>()
+        for (n, r) in recordings.enumerated() {
+            let path = "recordings[\(n)]"
+            guard routines.contains(r.routineId) else {
+                throw BackupError.danglingReference(entity: "recording", id: r.fileName, field: "routineId", target: r.routineId.lowercased)
+            }
+            do { try Validator.locale(r.locale) } catch { throw BackupError.dataInvalid(path: path + ".locale", reason: "is not a language tag") }
+            guard (1...RecordingCheck.maximumMilliseconds).contains(r.durationMs) else {
+                throw BackupError.dataInvalid(path: path + ".durationMs", reason: "is not within 1…\(RecordingCheck.maximumMilliseconds)")
+            }
+            guard RecordingCheck.isFileName(r.fileName) else { throw BackupError.dataInvalid(path: path + ".file", reason: "is not a recording's file name") }
+            guard recordingNames.contains(r.fileName) else { throw BackupError.missingEntry("recordings/" + r.fileName) }
+            guard pairs.insert(r.routineId.lowercased + " " + r.locale).inserted else {
+                throw BackupError.duplicateId(entity: "recording", id: r.routineId.lowercased + " " + r.locale)
+            }
+            guard files.insert(r.fileName).inserted else { throw BackupError.duplicateId(entity: "recording", id: r.fileName) }
+        }
     }
 
     private struct DayKey: Hashable { let day: Int; let routine: UUID }

@@ -20,6 +20,9 @@ struct DecodedData {
     var routineLooks: [RoutineLook] = []
     /// The SHA-256 the device recorded for photo files, by name (`photoHashes`); empty when none.
     var photoHashes: [String: String] = [:]
+    /// This project's extension (the guardian's recorded titles, each naming its file under
+    /// `recordings/`); nil in phone backups and in Linux backups made before recordings travelled.
+    var recordings: [RoutineRecording]?
     var appSettings: JSONObject?
 }
 
@@ -44,7 +47,7 @@ struct DataFileReader {
     /// skipped by the parser without building its value.
     static let knownKeys: Set<String> = [
         "schemaVersion", "exportedAt", "routineSets", "routines", "dailyLogs", "appSettings", "children",
-        "weeklySchedules", "weekday", "start", "routineLooks", "lookId", "photoSha256", "photoHashes",
+        "weeklySchedules", "weekday", "start", "routineLooks", "lookId", "photoSha256", "photoHashes", "recordings", "durationMs", "file",
         "id", "childId", "childID", "name", "isActive", "startTime", "dailyStartTime", "createdAt", "updatedAt", "deletedAt",
         "routineSetId", "routineSetID", "titleKey", "title", "icon", "type", "localAssetId", "backupAssetName",
         "colorToken", "order", "scheduledTime", "date", "routineId", "routineID", "status", "completedAt",
@@ -215,9 +218,20 @@ struct DataFileReader {
                 hashes[name] = sha
             }
         }
+        var recordings: [RoutineRecording]?
+        if o.has("recordings") {
+            let items = try o.array("recordings")
+            // At most one per routine and language: two languages for every routine.
+            guard items.count <= 2 * limits.maxRoutines else { throw BackupError.tooManyRecords(kind: .routines, limit: limits.maxRoutines) }
+            recordings = try items.enumerated().map { n, v in
+                let r = try JSONObject(v, path: "recordings[\(n)]")
+                return RoutineRecording(routineId: try r.uuid("routineId"), locale: try r.string("locale"), fileName: try r.string("file"),
+                                        durationMs: try r.int("durationMs"), createdAt: try r.stamp("createdAt"))
+            }
+        }
         return DecodedData(schemaVersion: version, routineSets: sets, setHasChild: setHasChild, routines: routines,
                            dailyLogs: logs, children: children, weeklySchedules: schedules, routineLooks: looks,
-                           photoHashes: hashes, appSettings: try o.object("appSettings"))
+                           photoHashes: hashes, recordings: recordings, appSettings: try o.object("appSettings"))
     }
 
     private func scheduleSlot(_ v: JSONValue, path: String) throws -> ScheduleRecord {

@@ -4,8 +4,8 @@ import SteppieStore
 
 /// Writes `data.json` in the contract's field names (camelCase, lowercase ids, timestamps with
 /// the device's offset, explicit nulls), plus this project's extensions: `children` with their
-/// feedback profiles, each routine set's `childId`, the children's `weeklySchedules` and the
-/// `routineLooks` completions showed (each log's `lookId`).
+/// feedback profiles, each routine set's `childId`, the children's `weeklySchedules`, the
+/// `routineLooks` completions showed (each log's `lookId`) and the `recordings`.
 struct DataFileWriter {
     let timeZone: TimeZone
 
@@ -13,7 +13,7 @@ struct DataFileWriter {
     /// `dailyLogs`); `exportedAt` is the backup's instant. Returns how many logs were written.
     @discardableResult
     func write(_ snapshot: Snapshot, logs: ((DailyLog) throws -> Void) throws -> Void = { _ in },
-               exportedAt: Date, to out: JSONOutput) throws -> Int {
+               recordings: [RoutineRecording]? = nil, exportedAt: Date, to out: JSONOutput) throws -> Int {
         let stamps = StampFormatter(timeZone: timeZone)
         func stamp(_ d: Date) { out.string(stamps.format(d)) }
         func optionalStamp(_ d: Date?) { if let d { stamp(d) } else { out.raw("null") } }
@@ -117,6 +117,20 @@ struct DataFileWriter {
                 }
                 out.raw(","); out.key("photoSha256"); out.optionalString(k.photoSha256)
                 out.raw(","); out.key("createdAt"); stamp(k.createdAt)
+                out.raw("}")
+            }
+            out.raw("]")
+        }
+        if let recordings {
+            // The guardian's recorded titles; each file travels as `recordings/<file>`.
+            out.raw(","); out.key("recordings"); out.raw("[")
+            for (n, r) in recordings.enumerated() {
+                if n > 0 { out.raw(",") }
+                out.raw("{"); out.key("routineId"); out.string(r.routineId.lowercased)
+                out.raw(","); out.key("locale"); out.string(r.locale)
+                out.raw(","); out.key("durationMs"); out.int(r.durationMs)
+                out.raw(","); out.key("createdAt"); stamp(r.createdAt)
+                out.raw(","); out.key("file"); out.string(r.fileName)
                 out.raw("}")
             }
             out.raw("]")

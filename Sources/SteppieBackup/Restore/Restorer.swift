@@ -29,7 +29,8 @@ public struct Restorer: Sendable {
         // A restore killed earlier is finished or undone first, to match the database.
         _ = Self.recover(store: store, assetsDirectory: assets, at: now)
 
-        var loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now)
+        var loaded = try ArchiveLoader(limits: options.limits, defaultChildName: options.defaultChildName, now: now,
+                                       decodeAudio: options.decodeAudio)
             .load(path: archive.path, progress: progress)
         // Holds the new photos until the swap, the old ones after it; gone in every outcome.
         let staging = try StagingArea.create(in: parent)
@@ -57,11 +58,20 @@ public struct Restorer: Sendable {
         case .device:
             try extractPhotos(loaded, into: staging.newAssets)
             RestoreFault.reached("photos")
+            // A backup that carries recordings replaces the recordings folder too, in the same swap.
+            let recordings = loaded.contents.recordings
+            // (None in the backup and no folder here: there is nothing to swap; the rows still go.)
+            let liveRecordings = store.recordingsDirectory?.standardizedFileURL ?? parent.appendingPathComponent("recordings", isDirectory: true)
+            let recordingsSwap = try recordings.flatMap { listed -> URL? in
+                if listed.isEmpty && !FileSystem.exists(liveRecordings) { return nil }
+                try extractRecordings(loaded, listed, into: staging.newRecordings)
+                return liveRecordings
+            }
             // Handed over whole: the store frees the logs once their rows are in.
             var logs = loaded.contents.logs
             loaded.contents.logs = DailyLogRecords()
-            try replace(store: store, assets: assets, staging: staging, at: now, progress: progress) {
-                try store.replaceAll(with: loaded.contents.snapshot, logs: &logs)
+            try replace(store: store, assets: assets, recordings: recordingsSwap, staging: staging, at: now, progress: progress) {
+                try store.replaceAll(with: loaded.contents.snapshot, logs: &logs, recordings: recordings)
             } settings: {
                 try store.replaceDeviceSettings(loaded.contents.snapshot.deviceSettings)
             }
@@ -215,6 +225,17 @@ public struct Restorer: Sendable {
         return renamed
     }
 
+    /// The second pass over a Linux backup's recordings: each is read, written 0600 into the
+    /// 0700 folder `directory` and checked there again (the file that goes live is the one checked).
+    private func extractRecordings(_ loaded: LoadedBackup, _ recordings: [RoutineRecording], into directory: URL) throws {
+        try StagingArea.files(directory.path) { _ = try OwnerOnly.createDirectories(directory.path) }
+        for r in recordings {
+            guard let entry = loaded.recordingEntries[r.fileName] else { throw BackupError.missingEntry("recordings/" + r.fileName) }
+            _ = try ArchiveLoader.recording(loaded.zip, entry, name: r.fileName, budget: nil, decode: options.decodeAudio,
+                                            at: directory.appendingPathComponent(r.fileName).path)
+        }
+    }
+
     private func storeCall<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let e as SQLiteError { throw BackupError.store(.sqlite(e)) }
     }
@@ -224,11 +245,12 @@ public struct Restorer: Sendable {
     /// killed at any moment leaves a state `recover` finishes or undoes to match the database:
     /// before the commit the journal row does not exist and the old photos go back; after it the
     /// row says the backup's photos are the right ones.
-    private func replace(store: Store, assets: URL, staging: StagingArea, at now: Date, progress: ProgressHandler?,
+    private func replace(store: Store, assets: URL, recordings: URL? = nil, staging: StagingArea, at now: Date, progress: ProgressHandler?,
                          rows: () throws -> Void, settings: () throws -> Void) throws {
         let newAssets = staging.newAssets, oldAssets = staging.oldAssets
         var step = RestoreStep.database
         var movedOld = false, movedNew = false
+        var movedOldRecordings = false, movedNewRecordings = false
         func ran(_ done: RestoreStep) throws {
             progress?(BackupProgress(phase: "restoring", done: RestoreStep.allCases.firstIndex(of: done).map { $0 + 1 } ?? 0,
                                      total: RestoreStep.allCases.count, item: done.rawValue))
@@ -237,7 +259,7 @@ public struct Restorer: Sendable {
         do {
             try FileSystem.createDirectory(newAssets)
             // Whether there was a photo folder before: `recover` needs it to undo a half swap.
-            try staging.beginSwap(hadAssets: FileSystem.exists(assets))
+            try staging.beginSwap(hadAssets: FileSystem.exists(assets), hadRecordings: recordings.map { FileSystem.exists($0) })
             // The transaction commits last: until then every step can be undone.
             try store.transaction {
                 try rows()
@@ -258,6 +280,16 @@ public struct Restorer: Sendable {
                 try FileSystem.rename(newAssets, to: assets)
                 movedNew = true
                 RestoreFault.reached("newMoved")
+                // The recordings folder follows the photos' way: the same journal row, marker and undo.
+                if let recordings {
+                    if FileSystem.exists(recordings) {
+                        try FileSystem.rename(recordings, to: staging.oldRecordings)
+                        movedOldRecordings = true
+                    }
+                    try FileSystem.rename(staging.newRecordings, to: recordings)
+                    movedNewRecordings = true
+                    RestoreFault.reached("recordingsMoved")
+                }
                 // The renames reach the disk before the commit that makes them the truth.
                 try FileSystem.sync(assets.deletingLastPathComponent())
                 try FileSystem.sync(staging.url)
@@ -266,6 +298,10 @@ public struct Restorer: Sendable {
         } catch {
             // The database rolled back with the transaction; put the photo folder back too.
             do {
+                if let recordings {
+                    if movedNewRecordings { try FileSystem.rename(recordings, to: staging.newRecordings) }
+                    if movedOldRecordings { try FileSystem.rename(staging.oldRecordings, to: recordings) }
+                }
                 if movedNew { try FileSystem.rename(assets, to: newAssets) }
                 if movedOld { try FileSystem.rename(oldAssets, to: assets) }
                 staging.endSwap()
@@ -303,6 +339,7 @@ public struct Restorer: Sendable {
     public static func recover(store: Store, assetsDirectory: URL, at now: Date) -> Recovery {
         let assets = assetsDirectory.standardizedFileURL
         let parent = assets.deletingLastPathComponent()
+        let recordings = store.recordingsDirectory?.standardizedFileURL ?? parent.appendingPathComponent("recordings", isDirectory: true)
         let committed = Set((try? store.photoSwaps()) ?? [])
         var result = Recovery()
         StagingArea.removeStale(in: parent) { staging in
@@ -313,12 +350,17 @@ public struct Restorer: Sendable {
                 result.finished += 1
                 return true
             }
-            guard let hadAssets = StagingArea.swapMarker(in: staging) else {
+            guard let marker = StagingArea.swapMarkers(in: staging) else {
                 result.removed += 1
                 return true
             }
+            let hadAssets = marker.assets, hadRecordings = marker.recordings
             // Begun, never committed: the database is the old one, so the old photos go back.
             do {
+                if let hadRecordings {
+                    try undoSwap(live: recordings, new: staging.appendingPathComponent("recordings", isDirectory: true),
+                                 old: staging.appendingPathComponent("old-recordings", isDirectory: true), had: hadRecordings)
+                }
                 if FileSystem.exists(oldAssets) {
                     if !FileSystem.exists(newAssets) && FileSystem.exists(assets) { try FileSystem.rename(assets, to: newAssets) }
                     try FileSystem.rename(oldAssets, to: assets)
@@ -337,6 +379,17 @@ public struct Restorer: Sendable {
             try? store.clearPhotoSwap(staging: name)
         }
         return result
+    }
+
+    /// Puts a folder swapped by a restore that did not commit back as it was (the recordings
+    /// folder; the photo folder's own undo above is the same rule).
+    private static func undoSwap(live: URL, new: URL, old: URL, had: Bool) throws {
+        if FileSystem.exists(old) {
+            if !FileSystem.exists(new) && FileSystem.exists(live) { try FileSystem.rename(live, to: new) }
+            try FileSystem.rename(old, to: live)
+        } else if !had && !FileSystem.exists(new) && FileSystem.exists(live) {
+            try FileSystem.rename(live, to: new)
+        }
     }
 
     private func currentCounts(_ store: Store, assets: URL) throws -> BackupCounts {

@@ -16,6 +16,10 @@ final class StagingArea {
     var newAssets: URL { url.appendingPathComponent("assets", isDirectory: true) }
     /// Where the current photo folder goes during the swap.
     var oldAssets: URL { url.appendingPathComponent("old-assets", isDirectory: true) }
+    /// Where a Linux backup's recordings are extracted after the confirmation.
+    var newRecordings: URL { url.appendingPathComponent("recordings", isDirectory: true) }
+    /// Where the current recordings folder goes during the swap.
+    var oldRecordings: URL { url.appendingPathComponent("old-recordings", isDirectory: true) }
 
     private init(url: URL, lock: Int32) { self.url = url; self.lock = lock }
 
@@ -56,12 +60,14 @@ final class StagingArea {
 
     /// Marks the photo swap as begun (before the transaction that does it), saying whether a
     /// photo folder existed: a killed restore's swap is undone from it (`Restorer.recover`).
-    func beginSwap(hadAssets: Bool) throws {
+    /// `hadRecordings` is nil when the recordings folder is not swapped (a backup without them).
+    func beginSwap(hadAssets: Bool, hadRecordings: Bool? = nil) throws {
         let path = url.appendingPathComponent(Self.swapName).path
         try Self.files(path) {
             let fd = try OwnerOnly.openForWriting(path)
             defer { close(fd) }
-            let byte: [UInt8] = [hadAssets ? 0x31 : 0x30]
+            var byte: [UInt8] = [hadAssets ? 0x31 : 0x30]
+            if let hadRecordings { byte.append(hadRecordings ? 0x31 : 0x30) }
             try byte.withUnsafeBytes { try Descriptor.writeAll(fd, $0, path: path) }
             guard fsync(fd) == 0 else { throw FileRefusal.system(path: path, operation: "fsync", errno: errno, reason: String(cString: strerror(errno))) }
         }
@@ -75,11 +81,15 @@ final class StagingArea {
     }
 
     /// Whether `staging` began a swap and, if it did, whether a photo folder existed then.
-    static func swapMarker(in staging: URL) -> Bool? {
-        guard let bytes = OwnerOnly.head(of: staging.appendingPathComponent(swapName).path, count: 1), let first = bytes.first else {
+    static func swapMarker(in staging: URL) -> Bool? { swapMarkers(in: staging)?.assets }
+
+    /// The swap marker whole: whether a photo folder existed, and — when the recordings folder was
+    /// swapped too — whether one existed (nil: it was not swapped; a marker of one byte).
+    static func swapMarkers(in staging: URL) -> (assets: Bool, recordings: Bool?)? {
+        guard let bytes = OwnerOnly.head(of: staging.appendingPathComponent(swapName).path, count: 2), let first = bytes.first else {
             return nil
         }
-        return first == 0x31
+        return (first == 0x31, bytes.count > 1 ? bytes[1] == 0x31 : nil)
     }
 
     /// Removes every `.steppie-restore-*` folder in `parent` whose lock can be taken: its restore

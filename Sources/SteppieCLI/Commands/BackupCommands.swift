@@ -2,6 +2,7 @@ import CTerminal
 import Foundation
 import SteppieBackup
 import SteppieCore
+import SteppieFeedback
 import SteppieFiles
 import SteppieSecurity
 import SteppieStore
@@ -50,7 +51,7 @@ enum BackupCommands {
     }
 
     static func verify(_ c: Context) throws -> Int32 {
-        let plan = try BackupVerifier().verify(archive: archive(c), defaultChildName: c.text("cli.init.defaultChildName"),
+        let plan = try BackupVerifier(decodeAudio: SoundFile.decodeRecording).verify(archive: archive(c), defaultChildName: c.text("cli.init.defaultChildName"),
                                                 at: c.now, progress: progress(c))
         endProgress(c)
         if c.json { return try printJSON(plan, c) }
@@ -64,8 +65,9 @@ enum BackupCommands {
         // A dry run only looks: it never creates a database and needs no PIN.
         if dryRun { c.lookOnly = true }
         let store = try c.store()
-        let restorer = Restorer(options: RestoreOptions(defaultChildName: c.text("cli.init.defaultChildName"),
-                                                        child: c.invocation.value("--child")))
+        var options = RestoreOptions(defaultChildName: c.text("cli.init.defaultChildName"), child: c.invocation.value("--child"))
+        options.decodeAudio = SoundFile.decodeRecording
+        let restorer = Restorer(options: options)
         let report: RestoreReport
         do {
             report = try restorer.restore(archive: archive(c), into: store,

@@ -1,5 +1,7 @@
 import Foundation
 import SteppieCore
+import SteppieFeedback
+import SteppieFiles
 import SteppieStore
 
 /// `steppie routine record ROUTINE-ID --locale ko|en FILE` and `… --remove ROUTINE-ID --locale ko|en`:
@@ -14,40 +16,33 @@ enum RecordingCommands {
         let store = try c.store()
         let routine = try store.routine(id: routineId)
         if c.invocation.flag("--remove") {
-            guard let removed = try store.removeRecording(routineId: routineId, locale: locale) else {
+            guard try store.discardRecording(routineId: routineId, locale: locale) != nil else {
                 throw RecordingError.none(title: c.resolve(routine.title), locale: locale)
             }
-            deleteFile(removed.fileName, store)
             c.console.print(c.text("cli.routine.recordingRemoved", ["title": c.resolve(routine.title), "locale": locale]))
             return 0
         }
         let path = c.invocation.argument("FILE") ?? ""   // FILE or --remove: the tree's rules
-        let checked = try RecordingImport.check(path)
-        guard let directory = store.recordingsDirectory else {
-            throw RecordingError.copyFailed(path: ":memory:", reason: "an in-memory database has no folder for recordings")
-        }
-        let name = try RecordingImport.copy(path, as: checked.fileExtension, into: directory)
-        let replaced: RoutineRecording?
+        let (bytes, ext) = try RecordingImport.read(path)
+        let kept: KeptRecording
         do {
-            replaced = try store.setRecording(RoutineRecording(routineId: routineId, locale: locale, fileName: name,
-                                                               durationMs: checked.milliseconds, createdAt: c.now))
-        } catch {
-            deleteFile(name, store)   // the database is unchanged: leave no stray copy either
-            throw error
+            kept = try store.keepRecording(bytes, routineId: routineId, locale: locale, fileExtension: ext,
+                                           decode: SoundFile.decodeRecording, at: c.now)
+        } catch let refusal as RecordingRefusal {
+            throw RecordingError(refusal, path: path)
+        } catch let refusal as FileRefusal {
+            throw RecordingError.copyFailed(path: store.recordingsDirectory?.path ?? path, reason: String(describing: refusal))
+        } catch StoreError.fileSystem(let at, let reason) {
+            throw RecordingError.copyFailed(path: at, reason: reason)
         }
-        if let replaced { deleteFile(replaced.fileName, store) }
+        let checked = kept.recording.durationMs
         c.console.print(c.text("cli.routine.recorded", [
             "title": c.resolve(routine.title), "locale": locale,
-            "seconds": String(format: "%.1f", Double(checked.milliseconds) / 1000),
+            "seconds": String(format: "%.1f", Double(checked) / 1000),
         ]))
         return 0
     }
 
     /// `ko` or `en` from the global `--locale`, which the tree's rules require for this command.
     private static func recordingLocale(_ c: Context) throws -> String { c.invocation.value("--locale") ?? "ko" }
-
-    private static func deleteFile(_ name: String, _ store: Store) {
-        guard let directory = store.recordingsDirectory else { return }
-        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-    }
 }

@@ -76,6 +76,8 @@ enum ServiceCommands {
         if let text = c.env.variables["STEPPIE_KIOSK_IDLE_SECONDS"], let seconds = Int(text), (1...3600).contains(seconds) {
             guardian.kioskIdleSeconds = seconds
         }
+        // Recordings from the routine page and in backups are decoded by libsndfile, as the CLI's.
+        guardian.decodeAudio = SoundFile.decodeRecording
         // The service speaks anyway: its espeak-ng knows which variants are installed.
         guardian.voiceVariants = (try? SpeechSynthesizer.shared.installedVariants()) ?? []
         return (guardian, photos)

@@ -5,7 +5,7 @@ import SteppieCore
 enum RecordingError: Error, Equatable {
     /// No file at the path.
     case notFound(path: String)
-    /// Bigger than `RecordingImport.maximumBytes`.
+    /// Bigger than `RecordingCheck.maximumBytes`.
     case tooLarge(path: String, bytes: Int)
     /// libsndfile cannot decode it as audio (not WAV, FLAC or OGG, or damaged).
     case notAudio(path: String, reason: String)
@@ -17,6 +17,19 @@ enum RecordingError: Error, Equatable {
     case copyFailed(path: String, reason: String)
     /// `--remove` for a routine without a recording in that language.
     case none(title: String, locale: String)
+}
+
+extension RecordingError {
+    /// The shared check's refusal of the file at `path`, in the command line's words.
+    init(_ refusal: RecordingRefusal, path: String) {
+        switch refusal {
+        case .empty: self = .notAudio(path: path, reason: "empty file")
+        case .tooLarge(let bytes): self = .tooLarge(path: path, bytes: bytes)
+        case .notAudio(let reason): self = .notAudio(path: path, reason: reason)
+        case .tooLong(let ms): self = .tooLong(path: path, milliseconds: ms)
+        case .silent: self = .silent(path: path)
+        }
+    }
 }
 
 extension RecordingError: CatalogDescribable {

@@ -1,6 +1,7 @@
 import SteppieFiles
 import CSndfile
 import Foundation
+import SteppieCore
 
 /// Reading and writing sound files through libsndfile, in the engine's format.
 public enum SoundFile {
@@ -57,5 +58,21 @@ public enum SoundFile {
     private static func lastError(_ file: OpaquePointer?) -> String {
         guard let message = sf_strerror(file) else { return "unknown libsndfile error" }
         return String(cString: message)
+    }
+}
+
+extension SoundFile {
+    /// The live `AudioDecoder` of recordings: libsndfile decodes the file (any format it reads);
+    /// its length at the engine's rate and its loudest sample, or libsndfile's reason.
+    public static let decodeRecording: AudioDecoder = { path in
+        do {
+            let samples = try SoundFile.read(path: path)
+            let peak = samples.reduce(Float(0)) { max($0, abs($1)) }
+            return .success(DecodedAudio(milliseconds: Int((Double(samples.count) * 1000 / Double(SampleFormat.rate)).rounded()), peak: peak))
+        } catch let FeedbackError.soundFile(_, reason) {
+            return .failure(AudioDecodeFailure(reason: reason))
+        } catch {
+            return .failure(AudioDecodeFailure(reason: String(describing: error)))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SteppieCore
 
 /// A guardian's recording of a routine title in one locale (a row of `routine_recordings`).
 public struct RoutineRecording: Hashable, Sendable {
@@ -16,5 +17,5 @@ public struct RoutineRecording: Hashable, Sendable {
     }
 
     /// The longest recording accepted, in milliseconds.
-    public static let maximumDurationMs = 30_000
+    public static let maximumDurationMs = RecordingCheck.maximumMilliseconds
 }

@@ -80,7 +80,10 @@ extension Store {
     /// the same transaction, so they end exactly as the schema has them. `logs` is emptied once
     /// its rows are in, so that its memory is free again before the indexes are built (when the
     /// caller holds no other copy); on a failure it may be empty too.
-    public func replaceAll(with snapshot: Snapshot, logs: inout DailyLogRecords) throws {
+    ///
+    /// `recordings` (a Linux backup that carries them) replace every recording row instead; nil
+    /// keeps the rows whose routine is there again, as described above.
+    public func replaceAll(with snapshot: Snapshot, logs: inout DailyLogRecords, recordings incoming: [RoutineRecording]? = nil) throws {
         if !snapshot.dailyLogs.isEmpty { logs = DailyLogRecords(snapshot.dailyLogs + logs.logs) }
         try validateGroups(snapshot)
         try write {
@@ -110,7 +113,15 @@ extension Store {
             }
             try putBackButtonChildren(buttonChildren, children: snapshot.children)
             let restored = Set(snapshot.routines.map(\.id))
-            for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
+            if let incoming {
+                for r in incoming {
+                    guard restored.contains(r.routineId) else { throw StoreError.routineNotFound(r.routineId.lowercased) }
+                    try validate { try Validator.locale(r.locale) }
+                    try insertRecording(r)
+                }
+            } else {
+                for r in recordings where restored.contains(r.routineId) { try insertRecording(r) }
+            }
             try putBack(guardianRecords, routines: restored)
             if let incoming = snapshot.schedules {
                 try insertSchedules(incoming)
