@@ -122,7 +122,6 @@ class Child:
             "labels": LABELS[self.locale],
         }
 
-
     def picture(self):
         return {"type": "builtin", "name": self.icon, "label": self.icon}
 
