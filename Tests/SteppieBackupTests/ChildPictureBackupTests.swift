@@ -35,7 +35,7 @@ import SteppieCore
         #expect(json.contains("\"picture\":{\"name\":\"bicycle\",\"type\":\"builtin\"}") || json.contains("\"name\":\"bicycle\""))
 
         let target = try BackupFixture()
-        try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+        _ = try Restorer(options: RestoreOptions(defaultChildName: "Child"))
             .restore(archive: archive, into: target.store, assetsDirectory: target.assets, at: target.now, confirm: { plan in
                 #expect(plan.photosReplaced == 0)
                 return true
@@ -50,12 +50,12 @@ import SteppieCore
         let source = try BackupFixture()
         try source.populate()
         let archive = source.url("plain.zip")
-        try BackupCreator(appVersion: "0.9.0", timeZone: source.zone)
+        _ = try BackupCreator(appVersion: "0.9.0", timeZone: source.zone)
             .create(store: source.store, assetsDirectory: source.assets, destination: archive, at: source.now)
         // As a backup made before children had pictures: no `picture` key at all.
         #expect(!(try dataJSON(archive)).contains("\"picture\""))
         let (target, _) = try picturedSource()
-        try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+        _ = try Restorer(options: RestoreOptions(defaultChildName: "Child"))
             .restore(archive: archive, into: target.store, assetsDirectory: target.assets, at: target.now, confirm: { _ in true })
         #expect(try target.store.children(includeArchived: true).allSatisfy { $0.picture == nil })
         #expect(try target.store.dataDump() == source.store.dataDump())
@@ -65,7 +65,7 @@ import SteppieCore
     @Test func aPicturesPhotoMissingFromTheArchiveIsDrawnAsTheDefaultAndABadOneIsRefused() throws {
         let (source, photo) = try picturedSource()
         let archive = source.url("pictures.zip")
-        try BackupCreator(appVersion: "0.9.0", timeZone: source.zone)
+        _ = try BackupCreator(appVersion: "0.9.0", timeZone: source.zone)
             .create(store: source.store, assetsDirectory: source.assets, destination: archive, at: source.now)
         let data = Array(try dataJSON(archive).utf8)
         let routinePhotos = try source.assetFiles().keys.filter { $0 != photo }.sorted()
@@ -75,7 +75,7 @@ import SteppieCore
         let missing = source.url("missing.zip")
         try makeZip(at: missing, entries)
         let target = try BackupFixture()
-        try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+        _ = try Restorer(options: RestoreOptions(defaultChildName: "Child"))
             .restore(archive: missing, into: target.store, assetsDirectory: target.assets, at: target.now, confirm: { plan in
                 #expect(plan.photosReplaced == 1)
                 return true
@@ -89,7 +89,7 @@ import SteppieCore
         try makeZip(at: refused, [TestEntry(name: "manifest.json", bytes: try manifest(for: bad)), TestEntry(name: "data.json", bytes: bad)])
         let before = try target.store.dump()
         #expect(throws: BackupError.self) {
-            try Restorer(options: RestoreOptions(defaultChildName: "Child"))
+            _ = try Restorer(options: RestoreOptions(defaultChildName: "Child"))
                 .restore(archive: refused, into: target.store, assetsDirectory: target.assets, at: target.now, confirm: { _ in true })
         }
         #expect(try target.store.dump() == before)

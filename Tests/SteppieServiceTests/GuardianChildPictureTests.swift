@@ -89,7 +89,7 @@ struct GuardianChildPictureTests {
         let f = try GuardianWebFixture()
         let (cookie, _) = try f.signIn()
         let id = f.child.id.lowercased
-        for (lang, title, setting) in [("en", "Mina's picture", "Brothers and sisters may switch"), ("ko", "Mina의 그림", "형제자매가 아이 화면에서")] {
+        for (lang, title, setting) in [("en", "Mina&#39;s picture", "Brothers and sisters may switch"), ("ko", "Mina의 그림", "형제자매가 아이 화면에서")] {
             #expect(f.get("/guardian/child/\(id)/picture", cookie: cookie, query: ["lang": lang]).text.contains(title))
             #expect(f.get("/guardian/", cookie: cookie, query: ["lang": lang]).text.contains(setting))
         }

@@ -22,7 +22,7 @@ from selenium.webdriver.common.by import By
 
 from harness import *  # noqa: F401,F403
 from harness import Steppie, make_steppie, browsers  # noqa: F401
-from test_guardian import PIN, png_file, sign_in
+from test_guardian import PIN, sign_in
 from test_kiosk import check_layout, layout, wait_images
 
 FIRST = {"ko": ("일어나기", "학교 가기"), "en": ("Wake up", "Go to school")}
@@ -38,6 +38,34 @@ def siblings(make_steppie, locale):
     s.set_pin(PIN)
     s.start()
     return s
+
+
+def face_png(path, size=96):
+    """A PNG that reads as a picture in the screenshots: a warm face on a sky background."""
+    import struct
+    import zlib
+    rows = []
+    c = size / 2
+    for y in range(size):
+        row = bytearray(b"\x00")
+        for x in range(size):
+            dx, dy = x - c, y - c
+            r2 = dx * dx + dy * dy
+            if r2 < (size * 0.36) ** 2:
+                eye = min((x - c + size * 0.13) ** 2, (x - c - size * 0.13) ** 2) + (y - c + size * 0.08) ** 2 < (size * 0.05) ** 2
+                mouth = abs(dx) < size * 0.16 and size * 0.12 < dy < size * 0.17
+                row += bytes((40, 50, 70) if eye or mouth else (250, 200, 140))
+            else:
+                row += bytes((120, 190, 240))
+        rows.append(bytes(row))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    data = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
 
 
 def child_ids(s):
@@ -89,7 +117,7 @@ def tap_card(d, name):
 def test_the_picker_shows_pictures_and_siblings_switch_only_when_allowed(make_steppie, browsers, locale):
     s = siblings(make_steppie, locale)
     ids = child_ids(s)
-    photo = png_file(os.path.join(s.dir, "mina.png"), width=96, height=96, rgb=(90, 160, 220))
+    photo = face_png(os.path.join(s.dir, "mina.png"))
 
     # A guardian gives Mina a photo and allows siblings to switch.
     g = browsers(1280, 800)

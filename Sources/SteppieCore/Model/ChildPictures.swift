@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pictures children are drawn with on the kiosk's picker: the one a guardian chose, else a
 /// builtin icon picked in a fixed order so that siblings differ (docs/kiosk.md).
 public enum ChildPictures {
