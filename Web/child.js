@@ -28,6 +28,8 @@
     notice: $('notice'),
     noticeText: $('notice-text'),
     childName: $('child-name'),
+    switchChild: $('switch-child'),
+    switchChildText: $('switch-child-text'),
     card: $('card'),
     cardIcon: $('card-icon'),
     cardTitle: $('card-title'),
@@ -140,10 +142,19 @@
     renderControls(next, screen);
     renderOrder(next, items, screen);
     renderNotice(next, previous);
+    renderSwitch(next);
     if (!connected) setText(el.connectionText, label('reconnecting'));
 
     maybeCelebrate(next, previous);
     keepFocusUsable();
+  }
+
+  // "Switch child": only when a guardian allowed siblings to switch (and there is a sibling); it
+  // goes back to the picker and nowhere else: no PIN, never a guardian page.
+  function renderSwitch(next) {
+    var allowed = next.siblingSwitch === true;
+    el.switchChild.hidden = !allowed;
+    if (allowed) setText(el.switchChildText, label('switchChild'));
   }
 
   // A tap the service could not save (a full disk): said gently, as the terminal says it, until

@@ -1,7 +1,7 @@
 /*
  * Steppie: the child picker. One big button per child (GET /api/children); each opens
  * /child/<id>. With one child the service redirects there itself; the page does the same
- * in case it was opened directly. No words of its own: only the children's names.
+ * in case it was opened directly. No words of its own: each child's picture and name.
  */
 (function () {
   'use strict';
@@ -26,14 +26,20 @@
       a.setAttribute('data-color', TONES[index % TONES.length]);
       if (child.locale) { a.lang = child.locale; locales[child.locale] = true; }
       a.setAttribute('aria-label', child.name || '');
-      var initial = document.createElement('span');
-      initial.className = 'picker-initial';
-      initial.setAttribute('aria-hidden', 'true');
-      initial.textContent = Array.from(child.name || '?')[0] || '?';
+      // The child's picture (a builtin icon or a guardian's photo); the name says who it is.
+      var picture = document.createElement('span');
+      picture.className = 'picker-picture';
+      picture.setAttribute('aria-hidden', 'true');
+      var img = document.createElement('img');
+      img.alt = '';
+      img.setAttribute('data-picture', pictureType(child.picture));
+      img.src = pictureURL(child.picture);
+      if (pictureType(child.picture) === 'photo') img.className = 'photo';
+      picture.appendChild(img);
       var name = document.createElement('span');
       name.className = 'picker-name';
       name.textContent = child.name || '';
-      a.appendChild(initial);
+      a.appendChild(picture);
       a.appendChild(name);
       li.appendChild(a);
       list.appendChild(li);
@@ -42,8 +48,18 @@
     if (only.length === 1) document.documentElement.lang = only[0];
     wait.hidden = children.length > 0;
     list.hidden = children.length === 0;
+    if (children.length > 0) document.documentElement.setAttribute('data-screen', 'picker');
     var first = list.querySelector('a');
     if (first) first.focus({ preventScroll: true });
+  }
+
+  function pictureType(p) { return p && p.type === 'photo' && p.url ? 'photo' : 'builtin'; }
+
+  // Only the service's own paths: a photo under /photos/, else a builtin icon by its plain name.
+  function pictureURL(p) {
+    if (p && p.type === 'photo' && typeof p.url === 'string' && /^\/photos\/[A-Za-z0-9._-]+$/.test(p.url)) return p.url;
+    var name = p && typeof p.name === 'string' && /^[a-z0-9-]+$/.test(p.name) ? p.name : 'star';
+    return '/icons/' + name + '.svg';
   }
 
   function load() {

@@ -7,6 +7,7 @@ import SteppieStore
 extension GuardianWeb {
     func home(_ r: Request, status: Int = 200, error: PageError? = nil) -> WebResponse {
         let children = (try? r.store.children(includeArchived: true)) ?? []
+        let shown = self.pictures(r)
         var body: HTML = "<section aria-labelledby=\"children-h\"><h2 id=\"children-h\">\(r.t("web.children.list"))</h2>"
         if children.isEmpty { body += "<p>\(r.t("web.children.none"))</p>" }
         body += "<ul class=\"cards\">"
@@ -16,6 +17,9 @@ extension GuardianWeb {
             body += "<li class=\"card\" data-child-id=\"\(id)\"\(archived ? (" data-archived=\"true\"" as HTML) : ("" as HTML))>"
             body += "<h3>\(child.displayName)\(archived ? (" <span class=\"badge\">\(r.t("web.children.archived"))</span>" as HTML) : "")</h3>"
             if !archived {
+                // The picture the kiosk's picker shows, with the way to change it.
+                body += "<p class=\"picture\" data-picture=\"\(child.picture == nil ? "default" : "chosen")\">\(iconImage(r, shown[child.id] ?? .fallback))"
+                body += "<a href=\"/guardian/child/\(id)/picture\">\(r.t("web.picture.change"))</a></p>"
                 body += "<p class=\"links\"><a href=\"/guardian/child/\(id)/routines\">\(r.t("web.nav.routines"))</a>"
                 body += "<a href=\"/guardian/child/\(id)/feedback\">\(r.t("web.nav.feedback"))</a>"
                 body += "<a href=\"/guardian/child/\(id)/history\">\(r.t("web.nav.history"))</a></p>"
@@ -46,6 +50,7 @@ extension GuardianWeb {
         <p><button type="submit">\(r.t("web.children.addButton"))</button></p>
         </form></section>
         """
+        body += kioskSettings(r)
         if let lan = config.lan, !config.secureCookies {
             body += "<section aria-labelledby=\"lan-h\" data-lan=\"on\"><h2 id=\"lan-h\">\(r.t("web.lan.title"))</h2>"
             body += "<p>\(r.t("web.lan.address"))<br><a href=\"\(lan.url)\">\(lan.url)</a></p>"

@@ -4,7 +4,8 @@ import SteppieCore
 import SteppieFiles
 import SteppieSecurity
 
-/// Routine photos from the routine form: recognised by content, kept owner-only beside the database.
+/// Photos from the routine form and a child's picture form (one rule for both): recognised by
+/// content, kept owner-only beside the database under the contract's one photo name.
 extension GuardianWeb {
     /// A photo from the form, checked by content (JPEG or PNG, ≤ 5 MiB, ≤ 8192 px a side and 40 MP) and kept owner-only in the
     /// photos folder under a new `routine-photo-<id>` name, with the SHA-256 of its bytes; nil when the form had none.

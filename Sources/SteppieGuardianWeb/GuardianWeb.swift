@@ -193,6 +193,7 @@ public final class GuardianWeb: Sendable {
         case ("POST", 1, "child-screen"):
             return .seeOther("/", headers: [("Set-Cookie", clearedCookie)])
         case ("POST", 2, "children") where path[1] == "add": return addChild(&r)
+        case ("POST", 1, "kiosk"): return saveKioskSettings(&r)
         case (_, _, "setup"): return setupSignedIn(&r, path: path)
         case ("GET", 1, "l10n"): return l10nPage(r)
         case ("GET", 2, "photos"): return photo(r, name: path[1])
@@ -232,6 +233,8 @@ public final class GuardianWeb: Sendable {
         switch (r.web.method, page) {
         case ("POST", "rename"): return renameChild(&r, child)
         case ("POST", "archive"), ("POST", "unarchive"): return archiveChild(&r, child, archive: page == "archive")
+        case ("GET", "picture") where child.archivedAt == nil: return picturePage(r, child)
+        case ("POST", "picture") where child.archivedAt == nil: return savePicture(&r, child)
         case ("GET", "feedback"): return feedbackPage(r, child)
         case ("POST", "feedback"): return saveFeedback(&r, child)
         case ("POST", "play"): return play(&r, child)

@@ -11,11 +11,11 @@ enum GuardianRoutes {
         HTTPRoute(nil, "/guardian/**", body: { head in plan(guardian, head) }) { request in answer(guardian, request) }
     }
 
-    /// The body limit of a request: a guardian form is small, a photo ≤ 5 MiB, a backup upload up
+    /// The body limit of a request: a guardian form is small, a photo ≤ 5 MiB (a routine's or a child's picture), a backup upload up
     /// to `GuardianWeb.maxRestoreBytes`.
     static func bodyLimit(path: String) -> Int {
         guard path.hasPrefix("/guardian/") else { return HTTPBodyPlan.smallLimit }
-        if path.hasSuffix("/add") || path.hasSuffix("/edit") {
+        if path.hasSuffix("/add") || path.hasSuffix("/edit") || path.hasSuffix("/picture") {
             // Twice the photo limit, so a photo a little too big gets a page naming the field.
             return 2 * GuardianWeb.maxPhotoBytes + HTTPBodyPlan.textLimit
         }

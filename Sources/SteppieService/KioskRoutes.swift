@@ -41,9 +41,11 @@ enum KioskRoutes {
                 return file(photos, r.path[1])
             },
             .get("/api/children") { _ in
-                struct Row: Encodable { var id: String; var name: String; var locale: String }
-                let rows = board.childList.map { Row(id: $0.id, name: $0.name, locale: $0.locale) }
-                let data = (try? JSONEncoder().encode(rows)) ?? Data("[]".utf8)
+                struct Row: Encodable { var id: String; var name: String; var locale: String; var picture: KioskScreen.Icon }
+                let rows = board.childList.map { Row(id: $0.id, name: $0.name, locale: $0.locale, picture: $0.picture) }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
                 return .json(200, String(decoding: data, as: UTF8.self))
             },
             .get("/api/child/*/state") { r in

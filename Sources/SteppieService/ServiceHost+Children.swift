@@ -14,6 +14,8 @@ extension ServiceHost {
     func rescan(now: Double) {
         lastScan = now
         guard let children = try? store.children(includeArchived: false) else { return }
+        childPictures = ChildPictures.resolve(children)
+        siblingsMaySwitch = (try? store.siblingsMaySwitch()) ?? false
         for child in children { applySchedule(child) }
         var wanted = Set<UUID>()
         for child in children where (try? store.activeSet(childId: child.id)) != nil {

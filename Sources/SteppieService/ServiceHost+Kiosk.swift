@@ -15,8 +15,11 @@ extension ServiceHost {
         guard httpConfig != nil else { return }
         let now = clock.now()
         for (id, runtime) in runtimes {
+            // "Switch child" only when a guardian allowed it and the picker has someone else to show.
             var screen = KioskScreen.make(state: runtime.state, child: runtime.child, now: now, version: screenVersion + 1,
-                                          fallbackLocale: speechLocale, text: httpConfig?.text ?? { key, _, _ in key })
+                                          fallbackLocale: speechLocale, picture: childPictures[id],
+                                          siblingSwitch: siblingsMaySwitch && runtimes.count > 1,
+                                          text: httpConfig?.text ?? { key, _, _ in key })
             if let old = published[id], old.sameContent(as: screen) { continue }
             screenVersion += 1
             screen.version = screenVersion

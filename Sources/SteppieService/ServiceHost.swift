@@ -99,6 +99,10 @@ public final class ServiceHost {
     var board: StateBoard
     var published: [UUID: KioskScreen] = [:]
     var screenVersion = 0
+    /// Each child's picture on the picker (chosen or default), read on every rescan.
+    var childPictures: [UUID: IconRef] = [:]
+    /// Whether the child's page offers "switch child" (the guardian pages' device setting).
+    var siblingsMaySwitch = false
 
     /// Where the kiosk pages are served and what they are made of.
     public struct HTTPConfig: Sendable {

@@ -45,14 +45,14 @@ LABELS = {
         "allDone": "오늘 할 일을 모두 끝냈어요. 정말 잘했어요!",
         "waiting": "조금만 기다려요. {time}에 시작해요", "empty": "오늘은 할 일이 없어요",
         "reconnecting": "다시 연결하고 있어요", "progress": "{completed} / {total}",
-        "doneHint": "다 했으면 카드를 눌러요", "list": "오늘의 순서",
+        "doneHint": "다 했으면 카드를 눌러요", "list": "오늘의 순서", "switchChild": "다른 아이로 바꿔요",
     },
     "en": {
         "done": "I did it", "undo": "Undo", "next": "Next",
         "allDone": "All routines are complete. You did great!",
         "waiting": "Just a little wait. We start at {time}", "empty": "Nothing to do today",
         "reconnecting": "Connecting again", "progress": "{completed} / {total}",
-        "doneHint": "Press the card when you are done", "list": "Today's order",
+        "doneHint": "Press the card when you are done", "list": "Today's order", "switchChild": "Switch child",
     },
 }
 
@@ -68,6 +68,7 @@ CSP = "default-src 'self'"
 class Child:
     def __init__(self, cid, name, locale):
         self.id, self.name, self.locale = cid, name, locale
+        self.icon = "cat" if cid == "mina" else "dog"
         self.completed = []          # ids in completion order
         self.undo = None             # (item id, deadline monotonic, total seconds)
         self.undo_seconds = 5.0
@@ -108,8 +109,9 @@ class Child:
             out_items.append(it)
         focus = next((it for it in out_items if it["id"] == focus_id), None)
         return {
-            "child": {"id": self.id, "name": self.name, "locale": self.locale},
+            "child": {"id": self.id, "name": self.name, "locale": self.locale, "picture": self.picture()},
             "screen": screen,
+            "siblingSwitch": True,
             "progress": {"completed": len(done & {it["id"] for it in items}), "total": len(items)},
             "items": out_items,
             "focus": focus,
@@ -119,6 +121,9 @@ class Child:
             "version": self.version,
             "labels": LABELS[self.locale],
         }
+
+    def picture(self):
+        return {"type": "builtin", "name": self.icon, "label": self.icon}
 
 
 class World:
@@ -240,7 +245,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.down():
             return self.send_json(503, {"error": "restarting"})
         if path == "/api/children":
-            return self.send_json(200, [{"id": c.id, "name": c.name, "locale": c.locale} for c in w.children.values()])
+            return self.send_json(200, [{"id": c.id, "name": c.name, "locale": c.locale, "picture": c.picture()} for c in w.children.values()])
         if len(parts) == 4 and parts[:2] == ["api", "child"]:
             child = self.child(parts[2])
             if not child:

@@ -124,7 +124,14 @@ struct ContentValidator {
                 try checkRecordings(listedRecordings, routines: Set(routines.map(\.id)))
                 recordings = listedRecordings
             }
-            children = listed
+            // A picture's photo follows a routine photo's rule: missing from `assets/`, the default is drawn.
+            children = listed.map { c in
+                guard case .photo(_, let asset)? = c.picture, !assetNames.contains(asset) else { return c }
+                var c = c
+                c.picture = nil
+                photosReplaced += 1
+                return c
+            }
             try checkChildren(children, sets: sets, setHasChild: data.setHasChild)
             settings = try linuxSettings(data.appSettings)
             if let slots = data.weeklySchedules {
@@ -226,6 +233,7 @@ struct ContentValidator {
             do {
                 try Validator.childName(c.displayName)
                 try Validator.profile(c.profile)
+                if let picture = c.picture { try Validator.icon(picture) }
             } catch let v as ContractViolation {
                 throw BackupError.contract(entity: "child", id: c.id.lowercased, violation: v)
             }

@@ -51,7 +51,7 @@ struct DataFileReader {
         "id", "childId", "childID", "name", "isActive", "startTime", "dailyStartTime", "createdAt", "updatedAt", "deletedAt",
         "routineSetId", "routineSetID", "titleKey", "title", "icon", "type", "localAssetId", "backupAssetName",
         "colorToken", "order", "scheduledTime", "date", "routineId", "routineID", "status", "completedAt",
-        "displayName", "profile", "archivedAt", "guardianPinHash", "recoveryCodeHash", "locale",
+        "displayName", "profile", "archivedAt", "picture", "guardianPinHash", "recoveryCodeHash", "locale",
         "intensity", "feedbackIntensity", "soundEnabled", "ttsEnabled", "hapticEnabled", "ttsRate", "ttsVolume",
         "volumeCap", "pitch", "voiceVariant", "undoDurationSeconds", "notificationLeadTimes", "quietHoursStart", "quietHoursEnd",
     ]
@@ -248,13 +248,7 @@ struct DataFileReader {
 
     private func icon(_ r: JSONObject, path: String) throws -> IconRef {
         guard let iconObject = try r.object("icon") else { throw BackupError.dataInvalid(path: "\(path).icon", reason: "missing") }
-        switch try iconObject.string("type") {
-        case "builtin": return .builtin(name: try iconObject.string("name"))
-        case "photo":
-            return .photo(localAssetId: try iconObject.optionalString("localAssetId") ?? UUID().uuidString,
-                          backupAssetName: try iconObject.string("backupAssetName"))
-        case let other: throw BackupError.dataInvalid(path: "\(path).icon.type", reason: "expected builtin or photo, got \(other)")
-        }
+        return try Self.icon(iconObject, path: "\(path).icon")
     }
 
     private func look(_ v: JSONValue, path: String) throws -> RoutineLook {
@@ -290,12 +284,25 @@ struct DataFileReader {
                         updatedAt: try l.optionalStamp("updatedAt"), lookId: try l.optionalUUID("lookId"))
     }
 
+    /// A routine's `icon` or a child's `picture`: a builtin name or a photo in `assets/`.
+    private static func icon(_ o: JSONObject, path: String) throws -> IconRef {
+        switch try o.string("type") {
+        case "builtin": return .builtin(name: try o.string("name"))
+        case "photo":
+            return .photo(localAssetId: try o.optionalString("localAssetId") ?? UUID().uuidString,
+                          backupAssetName: try o.string("backupAssetName"))
+        case let other: throw BackupError.dataInvalid(path: "\(path).type", reason: "expected builtin or photo, got \(other)")
+        }
+    }
+
     private func child(_ v: JSONValue, path: String) throws -> Child {
         let c = try JSONObject(v, path: path)
         let profile = try c.object("profile").map { try DataFileReader.profile($0, intensityKey: "intensity") } ?? FeedbackProfile()
+        // A backup from before children had pictures has none: the picker draws the default.
+        let picture = try c.object("picture").map { try Self.icon($0, path: "\(path).picture") }
         return Child(id: try c.uuid("id"), displayName: try c.string("displayName"), profile: profile,
                      createdAt: try c.stamp("createdAt"), updatedAt: try c.optionalStamp("updatedAt"),
-                     archivedAt: try c.optionalStamp("archivedAt"))
+                     archivedAt: try c.optionalStamp("archivedAt"), picture: picture)
     }
 
     /// A feedback profile from a child's `profile` or from the contract's `appSettings`

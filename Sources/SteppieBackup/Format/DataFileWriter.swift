@@ -81,6 +81,13 @@ struct DataFileWriter {
             out.raw(","); out.key("createdAt"); stamp(c.createdAt)
             out.raw(","); out.key("updatedAt"); stamp(c.updatedAt)
             out.raw(","); out.key("archivedAt"); optionalStamp(c.archivedAt)
+            // The picker's picture, written as a routine's icon is; absent until a guardian chose one.
+            switch c.picture {
+            case .builtin(let name)?: out.raw(","); out.key("picture"); out.stringMap(["type": "builtin", "name": name])
+            case .photo(let id, let asset)?:
+                out.raw(","); out.key("picture"); out.stringMap(["type": "photo", "localAssetId": id, "backupAssetName": asset])
+            case nil: break
+            }
             out.raw("}")
         }
         out.raw("]")

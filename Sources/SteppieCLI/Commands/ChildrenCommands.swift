@@ -1,7 +1,9 @@
+import Foundation
+import SteppieBackup
 import SteppieCore
 import SteppieStore
 
-/// `steppie children add|rename|archive|list`.
+/// `steppie children add|rename|archive|set-icon|list`.
 enum ChildrenCommands {
     static func add(_ c: Context) throws -> Int32 {
         let store = try c.store()
@@ -22,6 +24,24 @@ enum ChildrenCommands {
         try store.renameChild(id: child.id, to: newName, at: c.now)
         c.console.print(c.text("cli.children.renamed", ["child": child.displayName,
                                                         "new": newName.trimmingCharacters(in: .whitespaces)]))
+        return 0
+    }
+
+    /// Sets the child's picture on the kiosk's picker to a builtin icon, or back to the default
+    /// (`default`). A photo it replaces is removed from the photos folder, as the guardian pages do.
+    static func setIcon(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let child = try store.resolveChild(c.invocation.argument("NAME") ?? "")
+        let icon = c.invocation.typed(ChildIcon.self, "ICON") ?? ChildIcon(name: nil)
+        let old = try store.setChildPicture(id: child.id, to: icon.name.map { IconRef.builtin(name: $0) }, at: c.now)
+        if case .photo(_, let asset)? = old {
+            unlink(BackupCreator.assetsDirectory(forDatabase: store.path).appendingPathComponent(asset).path)
+        }
+        if let name = icon.name {
+            c.console.print(c.text("cli.children.iconSet", ["child": child.displayName, "icon": c.resolve(BuiltinIcons.label(of: name) ?? LocalizedText(["en": name]))]))
+        } else {
+            c.console.print(c.text("cli.children.iconDefault", ["child": child.displayName]))
+        }
         return 0
     }
 

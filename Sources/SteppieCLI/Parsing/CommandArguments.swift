@@ -14,6 +14,18 @@ struct RecordId: ArgumentValue, Equatable {
     }
 }
 
+/// `children set-icon`'s ICON: a builtin icon name (`steppie icons`), or `default` for the
+/// picture Steppie chooses (siblings differ).
+struct ChildIcon: ArgumentValue, Equatable {
+    /// nil: the default.
+    var name: String?
+
+    static func parse(argument text: String) -> Result<ChildIcon, ArgumentRefusal> {
+        if text == "default" { return .success(ChildIcon(name: nil)) }
+        return BuiltinIcons.contains(text) ? .success(ChildIcon(name: text)) : .failure(.expected(key: "cli.expected.childIcon"))
+    }
+}
+
 /// `--days`: `mon,tue,fri`, `weekdays`, `weekend` or `daily`.
 struct WeekdayList: ArgumentValue, Equatable {
     var days: Set<Weekday>

@@ -83,11 +83,15 @@ public struct Child: Hashable, Sendable, Identifiable, Codable {
     public var createdAt: Date
     public var updatedAt: Date
     public var archivedAt: Date?
+    /// The child's picture on the picker: a builtin icon or a photo (the routines' rules); nil
+    /// until a guardian chooses one, drawn then as `ChildPictures.resolve` picks.
+    public var picture: IconRef?
 
     public init(id: UUID, displayName: String, profile: FeedbackProfile = FeedbackProfile(),
-                createdAt: Date, updatedAt: Date? = nil, archivedAt: Date? = nil) {
+                createdAt: Date, updatedAt: Date? = nil, archivedAt: Date? = nil, picture: IconRef? = nil) {
         self.id = id; self.displayName = displayName; self.profile = profile
         self.createdAt = createdAt; self.updatedAt = updatedAt ?? createdAt; self.archivedAt = archivedAt
+        self.picture = picture
     }
 }
 

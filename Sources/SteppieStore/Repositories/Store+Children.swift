@@ -5,7 +5,7 @@ extension Store {
     static let childColumns = """
         id, display_name, feedback_intensity, sound_enabled, tts_enabled, haptic_enabled, tts_rate, tts_volume,
         volume_cap, pitch, voice_variant, undo_duration_seconds, notification_lead_times, quiet_hours_start,
-        quiet_hours_end, locale, created_at, updated_at, archived_at
+        quiet_hours_end, locale, created_at, updated_at, archived_at, picture
         """
 
     /// Adds a child with the default feedback profile.
@@ -21,7 +21,7 @@ extension Store {
             if try activeChild(sameNameAs: name) != nil { throw StoreError.childNameTaken(name) }
             try db.run("""
                 INSERT INTO children (\(Store.childColumns))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)
                 """, [.text(child.id.lowercased), .text(name)] + profileValues(profile) + [stamp(now), stamp(now)])
             return child
         }
@@ -75,6 +75,34 @@ extension Store {
             try db.run("UPDATE children SET display_name = ?, updated_at = ? WHERE id = ? AND archived_at IS NULL",
                        [.text(name), stamp(now), .text(id.lowercased)])
             if db.changes == 0 { throw StoreError.childNotFound(id.lowercased) }
+        }
+    }
+
+    /// Sets or clears (nil: the picker's default) a child's picture, checked by the routines' icon
+    /// rule; returns the picture it replaced, so the caller can remove a photo no longer shown.
+    @discardableResult
+    public func setChildPicture(id: UUID, to picture: IconRef?, at now: Date) throws -> IconRef? {
+        if let picture { try validate { try Validator.icon(picture) } }
+        return try write {
+            guard let child = try db.queryFirst("SELECT \(Store.childColumns) FROM children WHERE id = ? AND archived_at IS NULL",
+                                                [.text(id.lowercased)], decodeChild) else {
+                throw StoreError.childNotFound(id.lowercased)
+            }
+            try db.run("UPDATE children SET picture = ?, updated_at = ? WHERE id = ?",
+                       [try picture.map { .text(try JSONColumn.encode($0)) } ?? .null, stamp(now), .text(id.lowercased)])
+            return child.picture
+        }
+    }
+
+    /// Whether the child's page offers "switch child" (device-wide, off until a guardian turns it on).
+    public func siblingsMaySwitch() throws -> Bool {
+        try read { try db.queryFirst("SELECT siblings_may_switch FROM device_settings") { $0.bool(0) } ?? false }
+    }
+
+    public func setSiblingsMaySwitch(_ on: Bool, at now: Date) throws {
+        try write {
+            try db.run("INSERT OR IGNORE INTO device_settings (id, created_at, updated_at) VALUES ('singleton', ?, ?)", [stamp(now), stamp(now)])
+            try db.run("UPDATE device_settings SET siblings_may_switch = ?, updated_at = ?", [.bool(on), stamp(now)])
         }
     }
 
@@ -152,6 +180,7 @@ extension Store {
         p.locale = r.optionalText(15)
         return Child(id: uuid, displayName: r.text(1), profile: p,
                      createdAt: Timestamp.parse(r.text(16)) ?? .distantPast, updatedAt: Timestamp.parse(r.text(17)),
-                     archivedAt: r.optionalText(18).flatMap(Timestamp.parse))
+                     archivedAt: r.optionalText(18).flatMap(Timestamp.parse),
+                     picture: try r.optionalText(19).map { try JSONColumn.decode(IconRef.self, $0, table: "children", id: id) })
     }
 }

@@ -165,16 +165,20 @@ extension Store {
         let stamps = StampFormatter(timeZone: timeZone)
         func stamp(_ d: Date) -> SQLValue { .text(stamps.format(d)) }
         func optionalStamp(_ d: Date?) -> SQLValue { d.map(stamp) ?? .null }
-        let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(19)))")
+        let child = try db.statement("INSERT INTO children (\(Store.childColumns)) VALUES (\(placeholders(20)))")
         for c in children {
-            try validate { try Validator.childName(c.displayName); try Validator.profile(c.profile) }
+            try validate {
+                try Validator.childName(c.displayName); try Validator.profile(c.profile)
+                if let picture = c.picture { try Validator.icon(picture) }
+            }
             let p = c.profile
             try child.bind([.text(c.id.lowercased), .text(c.displayName), .text(p.intensity.rawValue), .bool(p.soundEnabled),
                             .bool(p.ttsEnabled), .bool(p.hapticEnabled), .real(p.ttsRate), .real(p.ttsVolume), .real(p.volumeCap),
                             .int(p.pitch), .optionalText(p.voiceVariant), .int(p.undoDurationSeconds),
                             .text(try JSONColumn.encode(p.notificationLeadTimes)), .optionalText(p.quietHoursStart?.description),
                             .optionalText(p.quietHoursEnd?.description), .optionalText(p.locale),
-                            stamp(c.createdAt), stamp(c.updatedAt), optionalStamp(c.archivedAt)])
+                            stamp(c.createdAt), stamp(c.updatedAt), optionalStamp(c.archivedAt),
+                            try c.picture.map { .text(try JSONColumn.encode($0)) } ?? .null])
             try child.runToEnd()
         }
         let set = try db.statement("INSERT INTO routine_sets (\(Store.setColumns)) VALUES (\(placeholders(8)))")
@@ -199,13 +203,15 @@ extension Store {
     public func replaceDeviceSettings(_ settings: DeviceSettings?) throws {
         if let locale = settings?.locale { try validate { try Validator.locale(locale) } }
         try write {
+            // Whether siblings may switch is this device's own choice, not the backup's: it stays.
+            let siblings = try db.queryFirst("SELECT siblings_may_switch FROM device_settings") { $0.bool(0) } ?? false
             try db.run("DELETE FROM device_settings")
             guard let s = settings else { return }
             try db.run("""
-                INSERT INTO device_settings (id, guardian_pin_hash, recovery_code_hash, locale, created_at, updated_at)
-                VALUES ('singleton', ?, ?, ?, ?, ?)
+                INSERT INTO device_settings (id, guardian_pin_hash, recovery_code_hash, locale, created_at, updated_at, siblings_may_switch)
+                VALUES ('singleton', ?, ?, ?, ?, ?, ?)
                 """, [.optionalText(s.guardianPinHash), .optionalText(s.recoveryCodeHash), .optionalText(s.locale),
-                      stamp(s.createdAt), stamp(s.updatedAt)])
+                      stamp(s.createdAt), stamp(s.updatedAt), .bool(siblings)])
         }
     }
 
