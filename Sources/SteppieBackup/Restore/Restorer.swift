@@ -61,7 +61,7 @@ public struct Restorer: Sendable {
             // A backup that carries recordings replaces the recordings folder too, in the same swap.
             let recordings = loaded.contents.recordings
             // (None in the backup and no folder here: there is nothing to swap; the rows still go.)
-            let liveRecordings = store.recordingsDirectory?.standardizedFileURL ?? parent.appendingPathComponent("recordings", isDirectory: true)
+            let liveRecordings = Self.recordingsFolder(store, beside: parent)
             let recordingsSwap = try recordings.flatMap { listed -> URL? in
                 if listed.isEmpty && !FileSystem.exists(liveRecordings) { return nil }
                 try extractRecordings(loaded, listed, into: staging.newRecordings)
@@ -330,6 +330,12 @@ public struct Restorer: Sendable {
         public var isEmpty: Bool { finished == 0 && undone == 0 && removed == 0 }
     }
 
+    /// The live recordings folder a restore swaps and `recover` repairs: the store's, else
+    /// `recordings/` beside the photos.
+    static func recordingsFolder(_ store: Store, beside parent: URL) -> URL {
+        store.recordingsDirectory?.standardizedFileURL ?? parent.appendingPathComponent("recordings", isDirectory: true)
+    }
+
     /// Finishes or undoes every restore that was killed (its staging folder's lock is free),
     /// so the photo folder matches the database: a restore recorded in the journal committed
     /// and keeps its photos; one that began the swap without a journal row gets the old photo
@@ -339,7 +345,7 @@ public struct Restorer: Sendable {
     public static func recover(store: Store, assetsDirectory: URL, at now: Date) -> Recovery {
         let assets = assetsDirectory.standardizedFileURL
         let parent = assets.deletingLastPathComponent()
-        let recordings = store.recordingsDirectory?.standardizedFileURL ?? parent.appendingPathComponent("recordings", isDirectory: true)
+        let recordings = recordingsFolder(store, beside: parent)
         let committed = Set((try? store.photoSwaps()) ?? [])
         var result = Recovery()
         StagingArea.removeStale(in: parent) { staging in
