@@ -50,38 +50,6 @@ enum LongSentence {
     }
 }
 
-/// A sink of the test's own with a 10 ms reader on its monitor (so the null sink keeps a fine
-/// clock), an output on it and an engine, woken by one short throwaway cue.
-struct LongSentenceRig {
-    let sink: OwnSink
-    let output: PulseOutput
-    let recorder: MonitorRecorder
-    let engine: FeedbackEngine
-
-    init() throws {
-        sink = try OwnSink()
-        do {
-            output = try PulseOutput(options: .init(server: PulseEnv.server, sink: sink.name), log: { _ in })
-            recorder = try MonitorRecorder(server: PulseEnv.server, device: sink.name + ".monitor")
-        } catch {
-            sink.unload()
-            throw error
-        }
-        engine = Fixture.engine(output)
-        let quiet = Fixture.feedback(.quiet)
-        let report = try engine.play(Cue.make(.error, feedback: quiet), feedback: quiet, locale: "en")
-        #expect(waitUntil(timeout: 5) { engine.latencies(of: report).cue != nil })
-        #expect(waitUntil(timeout: 5) { !engine.isBusy })
-        #expect(recorder.waitForMore(seconds: 0.3))
-    }
-
-    func close() {
-        _ = recorder.stop()
-        try? output.close()
-        sink.unload()
-    }
-}
-
 /// Presses while the engine speaks a long sentence, through the private PulseAudio server (each
 /// test on a sink of its own: other suites play into the shared one at the same time).
 @Suite(.serialized, .enabled(if: PulseEnv.shouldRun, "set PULSE_SERVER (scripts/with-pulse.sh) to run"))
@@ -97,7 +65,7 @@ struct LongSentencePulseTests {
     }
 
     @Test func aPressIsAnsweredWhileEspeakIsBusy() throws {
-        let rig = try LongSentenceRig()
+        let rig = try OwnSinkRig()
         defer { rig.close() }
         // espeak-ng stays busy for 2 s (as on a machine far slower than this one) ...
         let gate = QueueGate(SpeechSynthesizer.shared)
@@ -118,7 +86,7 @@ struct LongSentencePulseTests {
     }
 
     @Test func aPressDuringALongSentenceIsAnsweredAtOnce() throws {
-        let rig = try LongSentenceRig()
+        let rig = try OwnSinkRig()
         defer { rig.close() }
         // What synthesizing a whole ~10 s sentence costs on this machine (cold, other texts).
         let synthesis = try (100..<105).map { try synthesisTime("Now it is time for \($0) \(LongSentence.title).") }
@@ -146,7 +114,7 @@ struct LongSentencePulseTests {
     }
 
     @Test func aLongSentenceStartsBeforeItIsSynthesized() throws {
-        let rig = try LongSentenceRig()
+        let rig = try OwnSinkRig()
         defer { rig.close() }
         var synthesis: [Double] = [], firstSpeech: [Double] = []
         for n in 200..<205 {
@@ -161,7 +129,7 @@ struct LongSentencePulseTests {
     }
 
     @Test func anInterruptingCueIsHeardAndTheOldSentenceStops() throws {
-        let rig = try LongSentenceRig()
+        let rig = try OwnSinkRig()
         defer { rig.close() }
         let (engine, recorder) = (rig.engine, rig.recorder)
         let long = LongSentence.announce(300, strong)
@@ -198,7 +166,7 @@ struct LongSentencePulseTests {
     }
 
     @Test func aLessImportantCueWaitsForTheWholeSentence() throws {
-        let rig = try LongSentenceRig()
+        let rig = try OwnSinkRig()
         defer { rig.close() }
         let (engine, recorder) = (rig.engine, rig.recorder)
         // A ~4 s announcement, then a reminder while it is being synthesized and spoken.

@@ -78,3 +78,34 @@ final class MonitorRecorder {
     }
 }
 
+/// A sink of the test's own with a 10 ms reader on its monitor (so the null sink keeps a fine
+/// clock), an output on it and an engine, woken by one short throwaway cue.
+struct OwnSinkRig {
+    let sink: OwnSink
+    let output: PulseOutput
+    let recorder: MonitorRecorder
+    let engine: FeedbackEngine
+
+    init() throws {
+        sink = try OwnSink()
+        do {
+            output = try PulseOutput(options: .init(server: PulseEnv.server, sink: sink.name), log: { _ in })
+            recorder = try MonitorRecorder(server: PulseEnv.server, device: sink.name + ".monitor")
+        } catch {
+            sink.unload()
+            throw error
+        }
+        engine = Fixture.engine(output)
+        let quiet = Fixture.feedback(.quiet)
+        let report = try engine.play(Cue.make(.error, feedback: quiet), feedback: quiet, locale: "en")
+        #expect(waitUntil(timeout: 5) { engine.latencies(of: report).cue != nil })
+        #expect(waitUntil(timeout: 5) { !engine.isBusy })
+        #expect(recorder.waitForMore(seconds: 0.3))
+    }
+
+    func close() {
+        _ = recorder.stop()
+        try? output.close()
+        sink.unload()
+    }
+}

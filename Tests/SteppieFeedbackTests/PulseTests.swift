@@ -11,10 +11,12 @@ struct PulseTests {
 
     /// Plays `cue` through the real server and returns (recorded audible span, rendered audible span).
     func playAndRecord(_ event: FeedbackEvent, _ intensity: FeedbackIntensity) throws -> (Double, Double, [Float]) {
-        let output = try PulseOutput(options: .init(server: PulseEnv.server, sink: PulseEnv.sink), log: { _ in })
-        defer { try? output.close() }
-        let recorder = try MonitorRecorder(server: PulseEnv.server, device: PulseEnv.sink + ".monitor")
-        let engine = Fixture.engine(output)
+        // A sink of the test's own: other suites play into the shared sink at the same time, and a
+        // cue of theirs heard here made the recording 0.3 s longer than the cue (CI, 2026-12-02).
+        let rig = try OwnSinkRig()
+        defer { rig.close() }
+        let output = rig.output, engine = rig.engine
+        let recorder = try MonitorRecorder(server: PulseEnv.server, device: rig.sink.name + ".monitor")
         let feedback = Fixture.feedback(intensity)
         let cue = Cue.make(event, context: CueContext(routineTitle: "Brush teeth"), feedback: feedback)
         let rendered = try engine.renderToBuffer(cue, feedback: feedback, locale: "en")
@@ -39,10 +41,10 @@ struct PulseTests {
     }
 
     @Test func newerMessageInterruptsOlderAnnouncement() throws {
-        let output = try PulseOutput(options: .init(server: PulseEnv.server, sink: PulseEnv.sink), log: { _ in })
-        defer { try? output.close() }
-        let recorder = try MonitorRecorder(server: PulseEnv.server, device: PulseEnv.sink + ".monitor")
-        let engine = Fixture.engine(output)
+        let rig = try OwnSinkRig()
+        defer { rig.close() }
+        let output = rig.output, engine = rig.engine
+        let recorder = try MonitorRecorder(server: PulseEnv.server, device: rig.sink.name + ".monitor")
         let strong = Fixture.feedback(.strong)
         let long = Cue.make(.announce, context: CueContext(routineTitle: String(repeating: "brush your teeth and ", count: 6)),
                             feedback: strong)
