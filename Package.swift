@@ -50,7 +50,7 @@ let swiftTargets: [Target] = [
     // Owner-only files and folders, output-target checks, whole writes that report failure.
     .target(name: "SteppieFiles", dependencies: ["SteppieCore"]),
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
-    .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "CSQLite"]),
+    .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "SteppieSync", "CSQLite"]),
     // The guardian pages' TLS identity on the home network: key, self-signed certificate and
     // fingerprint through GnuTLS, kept owner-only beside the database.
     .target(name: "SteppieTLS", dependencies: ["SteppieCore", "SteppieFiles", "CGnuTLS", "CLazyLoad"]),
@@ -81,7 +81,7 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieSync", dependencies: ["SteppieCore"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "CTerminal", "CLazyLoad"]),
     // The release binary is linked by lld, which lays out the functions everyday commands run side
     // by side (linker/steppie.order, see linker/README.md) and packs the relative relocations
     // (DT_RELR, glibc 2.36): together they keep child mode's peak RSS under 30 MB (issue 16).
@@ -100,9 +100,9 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieCoreTests", dependencies: ["SteppieCore"]),
     .testTarget(name: "SteppieFilesTests", dependencies: ["SteppieFiles"]),
     .testTarget(name: "SteppieLocalizationTests", dependencies: ["SteppieLocalization", "SteppieCore"]),
-    .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
+    .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity", "SteppieSync", "SteppieTestSupport"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
-    .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync"]),
+    .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync", "SteppieTestSupport"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),

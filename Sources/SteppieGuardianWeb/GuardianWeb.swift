@@ -85,6 +85,8 @@ public final class GuardianWeb: Sendable {
     public init(config: Config) throws {
         self.config = config
         let store = try Store(path: config.databasePath, timeZone: config.timeZone, mode: .existingOnly)
+        let clock = config.clock
+        store.setSyncClock { clock.now() }
         inner = Mutex(Inner(store: store))
         // Archives left waiting by a service that was stopped or killed: no session holds them now.
         config.uploads.removeLeftovers(in: uploadFolder)

@@ -13,6 +13,12 @@ public enum Secrets {
         return String(repeating: "0", count: 6 - digits.count) + digits
     }
 
+    /// `count` uniformly random decimal digits (a joining code).
+    public static func randomDigits(_ count: Int) -> String {
+        try? Sodium.ready()
+        return String((0..<count).map { _ in Character(String(randombytes_uniform(10))) })
+    }
+
     /// `byteCount` random bytes as lowercase hex (a 256-bit session token is `randomToken()`).
     public static func randomToken(byteCount: Int = 32) -> String {
         try? Sodium.ready()

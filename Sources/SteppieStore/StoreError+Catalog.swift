@@ -44,6 +44,10 @@ extension StoreError: CatalogDescribable {
         case .buttonExists(let path, let id):
             return CatalogMessage("cli.error.buttonExists", ["path": .detail(Validator.printable(path)), "id": .text(id)])
         case .buttonNotFound(let selector): return CatalogMessage("cli.error.buttonNotFound", ["button": .text(Validator.printable(selector))])
+        case .syncAlreadyOn: return CatalogMessage("sync.error.alreadyOn")
+        case .syncOff: return CatalogMessage("sync.error.off")
+        case .restoreWhileJoined: return CatalogMessage("sync.error.restoreWhileJoined")
+        case .syncHubAhead(let ms): return CatalogMessage("sync.error.hubAhead", ["minutes": .text(String(ms / 60_000))])
         }
     }
 

@@ -40,6 +40,16 @@ public enum StoreError: Error, Equatable, Sendable {
     case buttonExists(path: String, id: String)
     /// No button stored for this device has that id or path.
     case buttonNotFound(String)
+    /// This database already syncs (as a device or as the hub): leave first.
+    case syncAlreadyOn
+    /// This database does not sync (join a hub, or serve as one, first).
+    case syncOff
+    /// A restore on a device joined to a hub: it would overwrite the newer data of the other
+    /// devices without a trace (docs/sync.md). Leave the hub first.
+    case restoreWhileJoined
+    /// The hub sent stamps this far ahead of this device's clock (more than twice the allowed
+    /// offset): a broken hub, or this device's clock far behind. Nothing was applied.
+    case syncHubAhead(milliseconds: Int64)
 }
 
 /// Something the store did that a front end should tell the user, without failing.

@@ -23,10 +23,10 @@ package enum SyncEntity: String, Hashable, Sendable, Codable, CaseIterable, Comp
     package func allows(field: String) -> Bool {
         switch self {
         case .child:
-            return ["name", "archived", "activeSet", "createdAt"].contains(field)
+            return ["name", "archived", "activeSet", "createdAt", "picture"].contains(field)
                 || (field.hasPrefix("profile.") && SyncEntity.profileFields.contains(String(field.dropFirst(8))))
         case .routineSet: return ["child", "name", "startTime", "deleted", "order", "createdAt"].contains(field)
-        case .routine: return ["set", "title", "icon", "color", "time", "active", "deleted", "createdAt"].contains(field)
+        case .routine: return ["set", "titleKey", "title", "icon", "color", "time", "active", "deleted", "createdAt"].contains(field)
         case .schedule: return field == "slots"
         case .recording: return ["routine", "locale", "sha256", "durationMs", "deleted"].contains(field)
         }

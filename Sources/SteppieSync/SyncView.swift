@@ -33,6 +33,10 @@ package struct SyncView: Hashable, Sendable {
     package struct DayKey: Hashable, Sendable, Comparable {
         package let routine: String
         package let date: String
+        package init(routine: String, date: String) {
+            self.routine = routine
+            self.date = date
+        }
         package static func < (a: DayKey, b: DayKey) -> Bool { (a.date, a.routine) < (b.date, b.routine) }
     }
 

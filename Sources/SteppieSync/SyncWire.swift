@@ -159,4 +159,6 @@ package enum SyncRefusal: Error, Hashable, Sendable, Codable {
     /// The push starts after a gap: resend from `expected`.
     case gap(expected: UInt64)
     case tooLarge
+    /// Too many wrong joining codes lately: every code waits until the window has passed.
+    case joinLocked
 }

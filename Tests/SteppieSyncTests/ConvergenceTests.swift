@@ -1,4 +1,5 @@
 import Foundation
+import SteppieTestSupport
 import Testing
 import SteppieSync
 

@@ -1,3 +1,4 @@
+import SteppieTestSupport
 import Testing
 import SteppieSync
 

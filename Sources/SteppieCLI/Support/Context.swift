@@ -32,6 +32,10 @@ public final class Context {
         let s = try Store(path: env.databasePath(option: invocation.value("--db")), timeZone: env.timeZone,
                           mode: lookOnly ? .existingOnly : .create)
         for notice in s.notices { console.error("steppie: " + ErrorText.notice(notice, text)) }
+        // Sync stamps read the routine's clock: a device whose clock is wrong is one whose
+        // `STEPPIE_NOW` is (docs/sync.md, "Clocks and horizons").
+        let clock = env.clock
+        s.setSyncClock { clock.now() }
         openedStore = s
         return s
     }

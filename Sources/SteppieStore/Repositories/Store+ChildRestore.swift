@@ -86,6 +86,7 @@ extension Store {
         try validate { try Validator.profile(data.profile) }
         try validateGroups(Snapshot(routineSets: data.sets, routines: data.routines))
         return try write {
+            if try loadSyncState() != nil { throw StoreError.restoreWhileJoined }
             if let newChild {
                 if try children().contains(where: { Validator.foldedName($0.displayName) == Validator.foldedName(newChild.displayName) }) {
                     throw StoreError.childNameTaken(newChild.displayName)

@@ -53,6 +53,8 @@ extension Store {
             try db.run("INSERT INTO log_corrections (\(Store.correctionColumns)) VALUES (?, ?, ?, ?, ?, ?)",
                        [.text(correction.id.lowercased), .text(day.description), .text(routineId.lowercased), .bool(done),
                         .optionalText(existing?.status.rawValue), stamp(now)])
+            try logSyncEvent(id: correction.id.lowercased, routineId: routineId, day: day,
+                             kind: done ? "correctDone" : "correctUndone", at: now, shown: done)
             return .changed(correction)
         }
     }

@@ -51,6 +51,9 @@ extension Store {
                     updated_at = excluded.updated_at, look_id = excluded.look_id WHERE status = 'undone'
                 """, [.text(newId.lowercased), .text(day.description), .text(routine.id.lowercased), .text(routine.routineSetId.lowercased),
                       stamp(now), stamp(now), stamp(now), .text(look)])
+            if db.changes == 1 {
+                try logSyncEvent(id: ids.next().lowercased, routineId: routine.id, day: day, kind: "press", at: now, shown: true)
+            }
             guard let log = try log(day: day, routineId: routine.id) else {
                 throw StoreError.corruptRow(table: "daily_logs", id: newId.lowercased, reason: "vanished after write")
             }
@@ -101,6 +104,7 @@ extension Store {
             guard age >= -1, age <= Double(windowSeconds) else { throw StoreError.undoWindowPassed(seconds: windowSeconds) }
             try db.run("UPDATE daily_logs SET status = 'undone', completed_at = NULL, updated_at = ? WHERE id = ? AND status = 'completed'",
                        [stamp(now), .text(logId.lowercased)])
+            try logSyncEvent(id: ids.next().lowercased, routineId: log.routineId, day: day, kind: "undo", at: now, shown: false)
             var updated = log
             updated.status = .undone
             updated.completedAt = nil

@@ -87,6 +87,8 @@ extension Store {
         if !snapshot.dailyLogs.isEmpty { logs = DailyLogRecords(snapshot.dailyLogs + logs.logs) }
         try validateGroups(snapshot)
         try write {
+            // A backup would overwrite the newer data of the other devices of a hub (docs/sync.md).
+            if try loadSyncState() != nil { throw StoreError.restoreWhileJoined }
             let recordings = try db.query("SELECT \(Store.recordingColumns) FROM routine_recordings ORDER BY rowid", [], decodeRecording)
             let schedules = try db.query("SELECT child_id, weekday, start_time, routine_set_id, created_at, updated_at FROM set_schedules ORDER BY rowid") {
                 row in (0..<6).map { row.value(Int32($0)) }

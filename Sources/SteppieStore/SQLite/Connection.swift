@@ -11,6 +11,9 @@ public final class Connection {
     private var cache: [String: Statement] = [:]
     private var transactionDepth = 0
     public let path: String
+    /// The clock `steppie_sync_ms()` reads (the sync triggers' stamps): the system's unless the
+    /// store sets its own (a test's, or `STEPPIE_NOW`).
+    private let syncClock = SyncClockBox()
 
     /// Opens (creating if needed) the database at `path` with the store's pragmas:
     /// WAL journal (unless `wal` is false: the store looks at a file before changing its journal),
@@ -31,6 +34,7 @@ public final class Connection {
         do {
             try check(sqlite3_busy_timeout(db, busyTimeoutMilliseconds))
             _ = csqlite_db_config_defensive(db, 1)
+            try defineSyncClock()
             try execute("PRAGMA foreign_keys = ON")
             if wal && !readOnly && path != ":memory:" {
                 try execute("PRAGMA journal_mode = WAL")
@@ -46,6 +50,18 @@ public final class Connection {
     deinit {
         cache.removeAll()   // statements finalize before the connection closes
         sqlite3_close_v2(handle)
+    }
+
+    /// Sets the clock the sync triggers stamp with, in milliseconds since 1970.
+    func setSyncClock(_ now: @escaping () -> Int64) { syncClock.now = now }
+
+    /// `steppie_sync_ms()`: the milliseconds the sync triggers stamp with (Schema+V10).
+    private func defineSyncClock() throws {
+        let context = Unmanaged.passUnretained(syncClock).toOpaque()
+        try check(sqlite3_create_function_v2(handle, "steppie_sync_ms", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, context, { ctx, _, _ in
+            guard let ctx, let box = sqlite3_user_data(ctx) else { return }
+            sqlite3_result_int64(ctx, Unmanaged<SyncClockBox>.fromOpaque(box).takeUnretainedValue().now())
+        }, nil, nil, nil))
     }
 
     /// Runs one or more statements that return no rows.
@@ -128,4 +144,9 @@ public final class Connection {
             throw SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
         }
     }
+}
+
+/// The clock behind `steppie_sync_ms()`, owned by its connection (which outlives every call).
+final class SyncClockBox {
+    var now: () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }

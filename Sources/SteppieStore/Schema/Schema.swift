@@ -11,6 +11,7 @@ public enum Schema {
         Migration(id: "v7-network-backoff-photo-swaps", sql: v7NetworkBackoffPhotoSwaps),
         Migration(id: "v8-routine-looks", sql: v8RoutineLooks),
         Migration(id: "v9-child-pictures-sibling-switch", sql: v9ChildPicturesSiblingSwitch),
+        Migration(id: "v10-sync", sql: v10Sync),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.

@@ -1,0 +1,173 @@
+import Foundation
+import SteppieCore
+import SteppieSecurity
+import SteppieStore
+import SteppieSync
+import SteppieTLS
+
+/// `steppie sync …`: joining codes on the hub, the state of sync on any device, one hash of the
+/// synced data, and leaving (docs/sync.md).
+enum SyncCommands {
+    /// How long a joining code is valid.
+    static let inviteMinutes = 10
+
+    /// `sync invite [--child NAME]... [--json]` on the hub: a one-time code for a device, and the
+    /// hub's certificate fingerprint the device's guardian checks. Without `--child`, the device
+    /// gets every child of the hub.
+    static func invite(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        guard let state = try store.syncState(), state.role == .hub else { throw SyncCommandError.notHub }
+        let children: [Child] = c.invocation.values("--child").isEmpty
+            ? try store.children()
+            : try c.invocation.values("--child").map { try store.resolveChild($0) }
+        let identity: TLSIdentity
+        do {
+            identity = try TLSIdentityStore(databasePath: store.path).load()
+        } catch {
+            throw SyncCommandError.noIdentity
+        }
+        let digits = Secrets.randomDigits(8)
+        let code = digits.prefix(4) + "-" + digits.suffix(4)
+        let now = milliseconds(c.now)
+        let expires = now + Int64(inviteMinutes) * 60_000
+        try store.syncHubInvite(codeHash: SyncCodes.hash(digits), children: children.map(\.id.lowercased), expiresAt: expires)
+        if c.json {
+            try c.printJSON(InviteJSON(code: String(code), fingerprint: identity.fingerprint, hubDevice: state.device.text,
+                                       children: children.map { .init(id: $0.id.lowercased, name: $0.displayName) },
+                                       expiresAt: Timestamp.format(Date(timeIntervalSince1970: Double(expires) / 1000), in: c.env.timeZone)))
+            return 0
+        }
+        c.console.print(c.text("cli.sync.invite.code", ["code": String(code), "minutes": String(inviteMinutes)]))
+        c.console.print(c.text("cli.sync.invite.fingerprint", ["fingerprint": identity.fingerprint]))
+        c.console.print(c.text("cli.sync.invite.children", ["children": children.isEmpty ? "-" : children.map(\.displayName).joined(separator: ", ")]))
+        return 0
+    }
+
+    /// `sync status [--json]`: whether this device syncs, with which hub, what waits, the last
+    /// contact, the clock offset and the last refusal; on the hub, its devices.
+    static func status(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        guard let state = try store.syncState() else {
+            if c.json { try c.printJSON(StatusJSON(role: "off")) } else { c.console.print(c.text("cli.sync.status.off")) }
+            return 0
+        }
+        let pending = try store.syncPendingCount()
+        let devices = state.role == .hub ? try store.syncHubDevices() : []
+        let refusal = state.lastRefusal.map { c.text($0.catalogMessage) }
+        if c.json {
+            try c.printJSON(StatusJSON(role: state.role.rawValue, device: state.device.text, hub: state.hubURL,
+                                       fingerprint: state.hubFingerprint, pending: pending, cursor: state.cursor,
+                                       lastContact: state.lastContact.map { stampText($0, c) }, clockOffsetMilliseconds: state.lastOffsetMilliseconds,
+                                       refusal: refusal,
+                                       devices: devices.map { .init(id: $0.id.text, name: $0.name, children: $0.children,
+                                                                    acknowledged: $0.acknowledged, cursor: $0.cursor,
+                                                                    lastContact: $0.lastContact.map { stampText($0, c) },
+                                                                    clockOffsetMilliseconds: $0.lastOffsetMilliseconds) }))
+            return 0
+        }
+        switch state.role {
+        case .hub:
+            c.console.print(c.text("cli.sync.status.hub", ["device": state.device.text, "count": String(devices.count)]))
+            for d in devices {
+                c.console.print(c.text("cli.sync.status.hubDevice", [
+                    "name": d.name, "device": d.id.text, "children": String(d.children.count),
+                    "contact": d.lastContact.map { stampText($0, c) } ?? "-",
+                    "offset": d.lastOffsetMilliseconds.map { String(format: "%+.1f", Double($0) / 1000) } ?? "-"]))
+            }
+        case .device:
+            c.console.print(c.text("cli.sync.status.device", ["hub": state.hubURL ?? "-", "pending": String(pending),
+                                                              "contact": state.lastContact.map { stampText($0, c) } ?? "-",
+                                                              "offset": state.lastOffsetMilliseconds.map { String(format: "%+.1f", Double($0) / 1000) } ?? "-"]))
+        }
+        if let refusal { c.console.print(c.text("cli.sync.status.refusal", ["reason": refusal])) }
+        return 0
+    }
+
+    /// `sync digest [--json]`: one SHA-256 of every synced register and event, in a fixed order.
+    static func digest(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        guard try store.syncState() != nil else { throw StoreError.syncOff }
+        var hasher = SHA256()
+        let counts = try store.syncCanonicalState { fields in
+            hasher.update(Array((fields.joined(separator: "\u{1F}") + "\n").utf8))
+        }
+        let hex = hasher.finalHex()
+        if c.json {
+            try c.printJSON(DigestJSON(digest: hex, registers: counts.registers, events: counts.events))
+        } else {
+            c.console.print(c.text("cli.sync.digest.line", ["digest": hex, "registers": String(counts.registers), "events": String(counts.events)]))
+        }
+        return 0
+    }
+
+    /// `sync leave`: this device stops syncing; its data stays. The hub's guardian removes the
+    /// device there (its credential stops working at once).
+    static func leave(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        guard try store.syncState() != nil else { throw StoreError.syncOff }
+        let pending = try store.syncPendingCount()
+        try store.leaveSync()
+        c.console.print(c.text("cli.sync.left", ["pending": String(pending)]))
+        return 0
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    static func stampText(_ ms: Int64, _ c: Context) -> String {
+        Timestamp.format(Date(timeIntervalSince1970: Double(ms) / 1000), in: c.env.timeZone)
+    }
+
+    struct InviteJSON: Encodable {
+        struct Child: Encodable { let id: String; let name: String }
+        let code: String
+        let fingerprint: String
+        let hubDevice: String
+        let children: [Child]
+        let expiresAt: String
+    }
+
+    struct StatusJSON: Encodable {
+        struct Device: Encodable {
+            let id: String, name: String, children: [String], acknowledged: UInt64, cursor: UInt64
+            let lastContact: String?, clockOffsetMilliseconds: Int64?
+        }
+        var role: String
+        var device: String? = nil
+        var hub: String? = nil
+        var fingerprint: String? = nil
+        var pending: Int? = nil
+        var cursor: UInt64? = nil
+        var lastContact: String? = nil
+        var clockOffsetMilliseconds: Int64? = nil
+        var refusal: String? = nil
+        var devices: [Device]? = nil
+    }
+
+    struct DigestJSON: Encodable {
+        let digest: String
+        let registers: Int
+        let events: Int
+    }
+}
+
+/// Joining codes: kept at the hub as the SHA-256 of their digits only.
+enum SyncCodes {
+    static func hash(_ code: String) -> String {
+        SHA256.hex(of: Data(code.filter(\.isNumber).utf8))
+    }
+}
+
+/// What the sync commands refuse.
+enum SyncCommandError: Error, Equatable, CatalogDescribable {
+    /// `sync invite` on a database that is not a hub.
+    case notHub
+    /// The hub has no HTTPS identity yet (it is made by the first `serve --hub`).
+    case noIdentity
+
+    var catalogMessage: CatalogMessage {
+        switch self {
+        case .notHub: CatalogMessage("sync.error.notHub")
+        case .noIdentity: CatalogMessage("sync.error.noIdentity")
+        }
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+import SteppieCore
+import SteppieSync
+
+/// Applying entries from elsewhere (a device's pull of the hub's feed, the hub's take of a push):
+/// each field change is a last-writer-wins register, each event is kept once; then the contract's
+/// tables are brought to what the registers and events decide (`SyncView`'s rules: `Resolution`,
+/// `DayFold`), with the triggers quiet so nothing is logged twice.
+extension Store {
+    /// What one apply did.
+    package struct SyncApplied: Equatable, Sendable {
+        package var changesTaken = 0
+        package var eventsTaken = 0
+        /// Records that could not be shown in the tables (kept in the registers; `sync_conflicts`).
+        package var conflicts = 0
+    }
+
+    /// Applies entries inside the caller's write transaction.
+    func applySyncEntries(_ entries: [SyncEntry], physical: Int64) throws -> SyncApplied {
+        var applied = SyncApplied()
+        var touched = Touched()
+        var newest: HybridTimestamp?
+        try db.run("UPDATE sync_state SET applying = 1")
+        for entry in entries {
+            newest = max(newest ?? entry.stamp, entry.stamp)
+            switch entry {
+            case .change(let change):
+                if let owner = try db.queryFirst("SELECT child FROM sync_registers WHERE entity = ? AND record = ? LIMIT 1",
+                                                 [.text(change.entity.rawValue), .text(change.record)], { $0.text(0) }),
+                   owner != change.child {
+                    continue   // another child's record: never applied (the hub refuses such pushes)
+                }
+                try db.run("""
+                    INSERT INTO sync_registers (entity, record, field, child, value, stamp) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (entity, record, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
+                    WHERE excluded.stamp > sync_registers.stamp
+                    """, [.text(change.entity.rawValue), .text(change.record), .text(change.field), .text(change.child),
+                          .text(SyncJSON.text(change.value)), .text(change.stamp.description)])
+                if db.changes > 0 {
+                    applied.changesTaken += 1
+                    touched.add(change)
+                }
+            case .event(let event):
+                try db.run("""
+                    INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """, [.text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
+                          .text(event.kind.rawValue), .text(event.at), .text(event.stamp.description),
+                          .optionalText(event.shownTitle.map(SyncJSON.text)), .optionalText(event.shownIcon.map(SyncJSON.text))])
+                if db.changes > 0 {
+                    applied.eventsTaken += 1
+                    touched.days.insert(SyncView.DayKey(routine: event.routine, date: event.date))
+                }
+            }
+        }
+        if let newest {
+            // Every later local stamp sorts after what came in.
+            try db.run("""
+                UPDATE sync_state SET clock_wall = ?, clock_counter = ?
+                WHERE clock_wall < ? OR (clock_wall = ? AND clock_counter < ?)
+                """, [.integer(newest.wall), .integer(Int64(newest.counter)), .integer(newest.wall), .integer(newest.wall),
+                      .integer(Int64(newest.counter))])
+        }
+        applied.conflicts = try materialize(touched, physical: physical)
+        try db.run("UPDATE sync_state SET applying = 0")
+        return applied
+    }
+
+    /// The records and days an apply changed.
+    struct Touched {
+        var records: [SyncEntity: Set<String>] = [:]
+        var days: Set<SyncView.DayKey> = []
+
+        mutating func add(_ change: FieldChange) {
+            records[change.entity, default: []].insert(change.record)
+        }
+    }
+
+    /// Brings the tables to what the registers decide for the touched records, parents first,
+    /// then every touched set's order, every touched child's active set and schedule, and the
+    /// touched days. A record the tables cannot take (a name another child already has) stays in
+    /// the registers and is noted in `sync_conflicts`; the rest goes on.
+    private func materialize(_ touched: Touched, physical: Int64) throws -> Int {
+        var conflicts = 0
+        var sets = touched.records[.routineSet] ?? []
+        var children = touched.records[.child] ?? []
+        children.formUnion(touched.records[.schedule] ?? [])
+        var days = touched.days
+        func guarded(_ entity: SyncEntity, _ record: String, _ body: () throws -> Void) throws {
+            do {
+                try db.transaction(body)
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                conflicts += 1
+                try db.run("INSERT INTO sync_conflicts (at, entity, record, reason) VALUES (?, ?, ?, ?)",
+                           [.integer(physical), .text(entity.rawValue), .text(record), .text(error.message)])
+            }
+        }
+        for id in (touched.records[.child] ?? []).sorted() {
+            try guarded(.child, id) { try materializeRow(SyncColumns.children, id, physical: physical) }
+        }
+        for id in (touched.records[.routineSet] ?? []).sorted() {
+            try guarded(.routineSet, id) { try materializeRow(SyncColumns.routineSets, id, physical: physical) }
+            if let child = try registerChild(.routineSet, id) { children.insert(child) }
+        }
+        for id in (touched.records[.routine] ?? []).sorted() {
+            let before = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(id)]) { $0.text(0) }
+            try guarded(.routine, id) { try materializeRow(SyncColumns.routines, id, physical: physical) }
+            if let before { sets.insert(before) }
+            if let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(id)], { $0.text(0) }) {
+                sets.insert(set)
+                // Days whose events came before the routine did.
+                for date in try db.query("SELECT DISTINCT date FROM sync_events WHERE routine = ?", [.text(id)], { $0.text(0) }) {
+                    days.insert(SyncView.DayKey(routine: id, date: date))
+                }
+            }
+        }
+        for set in sets.sorted() {
+            try guarded(.routineSet, set) { try materializeOrder(set: set) }
+            if let child = try db.queryFirst("SELECT child_id FROM routine_sets WHERE id = ?", [.text(set)], { $0.text(0) }) {
+                children.insert(child)
+            }
+        }
+        for child in children.sorted() {
+            try guarded(.child, child) { try materializeActiveSet(child: child) }
+            try guarded(.schedule, child) { try materializeSchedule(child: child) }
+        }
+        for day in days.sorted() {
+            try guarded(.routine, day.routine) { try materializeDay(day) }
+        }
+        return conflicts
+    }
+
+    /// The child a record belongs to, as its registers say.
+    private func registerChild(_ entity: SyncEntity, _ record: String) throws -> String? {
+        try db.queryFirst("SELECT child FROM sync_registers WHERE entity = ? AND record = ? LIMIT 1",
+                          [.text(entity.rawValue), .text(record)]) { $0.text(0) }
+    }
+
+    /// A record's registers: field → (JSON, stamp).
+    private func registers(_ entity: SyncEntity, _ record: String) throws -> [String: (value: String, stamp: String)] {
+        var out: [String: (value: String, stamp: String)] = [:]
+        for (field, value, stamp) in try db.query("SELECT field, value, stamp FROM sync_registers WHERE entity = ? AND record = ?",
+                                                  [.text(entity.rawValue), .text(record)], { ($0.text(0), $0.text(1), $0.text(2)) }) {
+            out[field] = (value, stamp)
+        }
+        return out
+    }
+
+    /// Inserts or updates one row of a synced table from its registers. A row that cannot be
+    /// made yet (a required field not here yet, or its parent not yet: a paged copy) waits for
+    /// the page that brings it.
+    private func materializeRow(_ table: SyncColumns.Table, _ id: String, physical: Int64) throws {
+        let regs = try registers(table.entity, id)
+        var columns = ["id"]
+        var values = ["?"]
+        var arguments: [SQLValue] = [.text(id)]
+        var updates: [String] = []
+        for field in table.fields {
+            guard let json = regs[field.name]?.value ?? field.fallback else { return }
+            columns.append(field.column)
+            switch field.kind {
+            case .presence:
+                // Deleted or archived at the time of the stamp that set it.
+                let wall = regs[field.name].flatMap { HybridTimestamp($0.stamp)?.wall } ?? physical
+                values.append("CASE WHEN json_extract(?, '$') THEN ? ELSE NULL END")
+                arguments += [.text(json), stamp(Date(timeIntervalSince1970: Double(wall) / 1000))]
+                updates.append("\(field.column) = CASE WHEN excluded.\(field.column) IS NULL THEN NULL "
+                               + "ELSE COALESCE(\(table.table).\(field.column), excluded.\(field.column)) END")
+            default:
+                values.append("json_extract(?, '$')")
+                arguments.append(.text(json))
+                updates.append("\(field.column) = excluded.\(field.column)")
+            }
+        }
+        let now = stamp(Date(timeIntervalSince1970: Double(physical) / 1000))
+        columns.append("updated_at")
+        values.append("?")
+        arguments.append(now)
+        updates.append("updated_at = excluded.updated_at")
+        switch table.entity {
+        case .routine:
+            // A routine moved or shown again goes to the end of its set until the order pass.
+            guard let set = regs["set"].flatMap({ SyncJSON.value($0.value)?.string }),
+                  try db.queryFirst("SELECT 1 FROM routine_sets WHERE id = ?", [.text(set)], { _ in true }) == true else { return }
+            let end = try db.queryFirst("SELECT COALESCE(MAX(sort_order), -1) + 1 FROM routines WHERE routine_set_id = ?",
+                                        [.text(set)]) { $0.int(0) } ?? 0
+            columns.append("sort_order")
+            values.append("?")
+            arguments.append(.int(end))
+            updates.append("sort_order = excluded.sort_order")
+        case .routineSet:
+            guard let child = regs["child"].flatMap({ SyncJSON.value($0.value)?.string }),
+                  try db.queryFirst("SELECT 1 FROM children WHERE id = ?", [.text(child)], { _ in true }) == true else { return }
+            updates.append("is_active = CASE WHEN excluded.deleted_at IS NULL THEN routine_sets.is_active ELSE 0 END")
+        default:
+            break
+        }
+        try db.run("""
+            INSERT INTO \(table.table) (\(columns.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))
+            ON CONFLICT (id) DO UPDATE SET \(updates.joined(separator: ", "))
+            """, arguments)
+    }
+
+    /// The routines of a set, as the order rule sees them (from the registers).
+    private func orderedRoutines(set: String) throws -> [Resolution.OrderedRoutine] {
+        try db.query("""
+            SELECT r.record, MIN(r.stamp),
+                COALESCE((SELECT value FROM sync_registers WHERE entity = 'routine' AND record = r.record AND field = 'active'), 'true'),
+                COALESCE((SELECT value FROM sync_registers WHERE entity = 'routine' AND record = r.record AND field = 'deleted'), 'false')
+            FROM sync_registers r
+            WHERE r.entity = 'routine' AND r.record IN
+                (SELECT record FROM sync_registers WHERE entity = 'routine' AND field = 'set' AND value = json_quote(?))
+            GROUP BY r.record
+            """, [.text(set)]) { row in
+            guard let created = HybridTimestamp(row.text(1)) else {
+                throw StoreError.corruptRow(table: "sync_registers", id: row.text(0), reason: "stamp")
+            }
+            return Resolution.OrderedRoutine(id: row.text(0), created: created, visible: row.text(2) == "true" && row.text(3) == "false")
+        }
+    }
+
+    private func visibleOrder(set: String) throws -> [String] {
+        let order = try db.queryFirst("SELECT value FROM sync_registers WHERE entity = 'routineSet' AND record = ? AND field = 'order'",
+                                      [.text(set)]) { SyncJSON.value($0.text(0))?.strings } ?? nil
+        return Resolution.visibleOrder(order: order, routines: try orderedRoutines(set: set))
+    }
+
+    /// Positions 0, 1, 2… of a set's visible routines in the order the registers decide.
+    private func materializeOrder(set: String) throws {
+        let order = try visibleOrder(set: set)
+        try db.run("""
+            UPDATE routines SET sort_order = sort_order + 1000000
+            WHERE routine_set_id = ? AND is_active = 1 AND deleted_at IS NULL AND sort_order < 1000000
+            """, [.text(set)])
+        for (position, id) in order.enumerated() {
+            try db.run("UPDATE routines SET sort_order = ? WHERE id = ? AND routine_set_id = ?", [.int(position), .text(id), .text(set)])
+        }
+    }
+
+    /// The child's one active set, as `Resolution.activeSet` decides from the registers.
+    private func materializeActiveSet(child: String) throws {
+        let candidates = try db.query("""
+            SELECT r.record, MIN(r.stamp),
+                COALESCE((SELECT value FROM sync_registers WHERE entity = 'routineSet' AND record = r.record AND field = 'deleted'), 'false')
+            FROM sync_registers r
+            WHERE r.entity = 'routineSet' AND r.record IN
+                (SELECT record FROM sync_registers WHERE entity = 'routineSet' AND field = 'child' AND value = json_quote(?))
+            GROUP BY r.record
+            """, [.text(child)]) { ($0.text(0), $0.text(1), $0.text(2) == "true") }
+        var sets: [Resolution.CandidateSet] = []
+        for (id, created, deleted) in candidates {
+            guard let created = HybridTimestamp(created) else { continue }
+            let visible = try visibleOrder(set: id)
+            sets.append(Resolution.CandidateSet(id: id, created: created, deleted: deleted, hasVisibleRoutine: !visible.isEmpty))
+        }
+        let named = try db.queryFirst("SELECT value FROM sync_registers WHERE entity = 'child' AND record = ? AND field = 'activeSet'",
+                                      [.text(child)]) { SyncJSON.value($0.text(0))?.string } ?? nil
+        let chosen = Resolution.activeSet(named: named, sets: sets)
+        try db.run("UPDATE routine_sets SET is_active = 0 WHERE child_id = ? AND is_active = 1 AND id IS NOT ?",
+                   [.text(child), .optionalText(chosen)])
+        if let chosen {
+            try db.run("UPDATE routine_sets SET is_active = 1 WHERE id = ? AND child_id = ? AND deleted_at IS NULL AND is_active = 0",
+                       [.text(chosen), .text(child)])
+        }
+    }
+
+    /// The child's weekly schedule, whole, from its `slots` register (slots naming a set this
+    /// device does not hold yet wait for it).
+    private func materializeSchedule(child: String) throws {
+        guard let slots = try db.queryFirst("SELECT value FROM sync_registers WHERE entity = 'schedule' AND record = ? AND field = 'slots'",
+                                            [.text(child)], { SyncJSON.value($0.text(0)) }) ?? nil,
+              case .array(let items) = slots else { return }
+        try db.run("DELETE FROM set_schedules WHERE child_id = ?", [.text(child)])
+        let now = stamp(Date())
+        for item in items {
+            guard case .array(let slot) = item, slot.count == 3, let weekday = slot[0].int, let time = slot[1].string,
+                  let set = slot[2].string else { continue }
+            try db.run("""
+                INSERT INTO set_schedules (child_id, weekday, start_time, routine_set_id, created_at, updated_at)
+                SELECT ?, ?, ?, id, ?, ? FROM routine_sets WHERE id = ? AND child_id = ?
+                """, [.text(child), .integer(weekday), .text(time), now, now, .text(set), .text(child)])
+        }
+    }
+
+    /// One routine's day, decided by its events (`DayFold`): the log row, its corrections and the
+    /// look the last press showed.
+    private func materializeDay(_ day: SyncView.DayKey) throws {
+        let events = try db.query("""
+            SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon FROM sync_events
+            WHERE routine = ? AND date = ?
+            """, [.text(day.routine), .text(day.date)]) { r -> CompletionEvent? in
+            guard let kind = CompletionEvent.Kind(rawValue: r.text(5)), let stamp = HybridTimestamp(r.text(7)) else { return nil }
+            return CompletionEvent(id: r.text(0), child: r.text(1), routine: r.text(2), set: r.text(3), date: r.text(4), kind: kind,
+                                   at: r.text(6), stamp: stamp, shownTitle: r.optionalText(8).flatMap(SyncJSON.value),
+                                   shownIcon: r.optionalText(9).flatMap(SyncJSON.value))
+        }.compactMap { $0 }
+        guard let entry = DayFold.entry(events),
+              let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(day.routine)], { $0.text(0) })
+        else { return }
+        let now = stamp(Date())
+        var look: SQLValue = .null
+        if let title = entry.shownTitle, let icon = entry.shownIcon {
+            let titleText = SyncJSON.text(title), iconText = SyncJSON.text(icon)
+            if let id = try db.queryFirst("SELECT id FROM routine_looks WHERE routine_id = ? AND title = json(?) AND icon = json(?) LIMIT 1",
+                                          [.text(day.routine), .text(titleText), .text(iconText)], { $0.text(0) }) {
+                look = .text(id)
+            } else {
+                let id = ids.next().lowercased
+                try db.run("INSERT INTO routine_looks (id, routine_id, title, icon, created_at) VALUES (?, ?, json(?), json(?), ?)",
+                           [.text(id), .text(day.routine), .text(titleText), .text(iconText), now])
+                look = .text(id)
+            }
+        }
+        let completed = entry.status == .completed
+        try db.run("""
+            INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at, look_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (date, routine_id) DO UPDATE SET status = excluded.status, completed_at = excluded.completed_at,
+                updated_at = excluded.updated_at, look_id = CASE WHEN excluded.status = 'completed' THEN COALESCE(excluded.look_id, look_id) ELSE look_id END
+            """, [.text(ids.next().lowercased), .text(day.date), .text(day.routine), .text(set), .text(completed ? "completed" : "undone"),
+                  .optionalText(entry.completedAt), now, now, look])
+        for correction in entry.corrections {
+            try db.run("""
+                INSERT INTO log_corrections (id, date, routine_id, done, previous_status, made_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """, [.text(correction.event), .text(day.date), .text(day.routine), .bool(correction.done),
+                      .optionalText(correction.previous?.rawValue), .text(correction.madeAt)])
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SteppieCore
+import SteppieSync
+
+/// A device's pull (docs/sync.md): the hub's entries are applied all together with the new cursor,
+/// in one transaction, so a device killed at any moment either has a reply whole or not at all.
+extension Store {
+    package func syncPullRequest(physical: Int64, waitMilliseconds: Int = 0) throws -> PullRequest {
+        try read {
+            guard let state = try loadSyncState(), state.role == .device else { throw StoreError.syncOff }
+            return PullRequest(device: state.device, sentAt: physical, cursor: state.cursor, waitMilliseconds: waitMilliseconds,
+                               copyAfter: state.copyAfter)
+        }
+    }
+
+    /// Applies a pull's reply. Entries of children this device does not hold (nor made itself
+    /// and still has waiting) are left out; stamps further ahead of this device's clock than twice
+    /// the allowed offset mean a broken hub, and the whole reply is refused.
+    @discardableResult
+    package func syncPulled(_ reply: PullReply, physical: Int64) throws -> SyncApplied {
+        try write {
+            guard let state = try loadSyncState(), state.role == .device else { throw StoreError.syncOff }
+            var clock = HybridClock(device: state.device, last: state.clock)
+            for entry in reply.entries where entry.stamp.device != state.device {
+                do {
+                    try clock.observe(entry.stamp, physical: physical, maxAhead: 2 * SyncProtocol.maxClockOffsetMilliseconds)
+                } catch let skew as ClockSkew {
+                    throw StoreError.syncHubAhead(milliseconds: skew.offsetMilliseconds)
+                }
+            }
+            var children = Set(reply.children)
+            children.formUnion(try db.query("SELECT DISTINCT child FROM sync_outbox") { $0.text(0) })
+            let applied = try applySyncEntries(reply.entries.filter { children.contains($0.child) }, physical: physical)
+            try db.run("""
+                UPDATE sync_state SET cursor = ?, copy_after = ?, last_refusal = NULL, last_contact = ?, last_offset_ms = ?
+                """, [.integer(Int64(clamping: reply.cursor)), .optionalText(reply.copyAfter), .integer(physical),
+                      .integer(reply.hubTime - physical)])
+            return applied
+        }
+    }
+
+    /// This database's synced state, canonical and in a fixed order (every register, then every
+    /// event), handed to `line` one record at a time: what `steppie sync digest` hashes, so two
+    /// devices that hold the same children and agree print the same digest.
+    package func syncCanonicalState(children: Set<String>? = nil, _ line: ([String]) -> Void) throws -> (registers: Int, events: Int) {
+        try read {
+            var registers = 0, events = 0
+            for (entity, record, field, child, value, stamp) in try db.query("""
+                SELECT entity, record, field, child, value, stamp FROM sync_registers ORDER BY entity, record, field
+                """, [], { ($0.text(0), $0.text(1), $0.text(2), $0.text(3), $0.text(4), $0.text(5)) })
+            where children?.contains(child) ?? true {
+                line(["r", entity, record, field, child, SyncJSON.value(value).map(SyncJSON.text) ?? value, stamp])
+                registers += 1
+            }
+            for row in try db.query("""
+                SELECT id, child, routine, set_id, date, kind, at, stamp, COALESCE(shown_title, ''), COALESCE(shown_icon, '')
+                FROM sync_events ORDER BY id
+                """, [], { r in (0..<10).map { r.text(Int32($0)) } })
+            where children?.contains(row[1]) ?? true {
+                line(["e"] + row.enumerated().map { i, text in
+                    i >= 8 && !text.isEmpty ? (SyncJSON.value(text).map(SyncJSON.text) ?? text) : text
+                })
+                events += 1
+            }
+            return (registers, events)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SteppieCore
+import SteppieSync
+
+/// This database's side of sync as stored in `sync_state` (docs/sync.md).
+package struct SyncState: Equatable, Sendable {
+    package enum Role: String, Sendable { case device, hub }
+
+    package let role: Role
+    package let device: DeviceID
+    package let clock: HybridTimestamp
+    package let hubURL: String?
+    package let hubFingerprint: String?
+    package let hubDevice: DeviceID?
+    package let credential: String?
+    package let cursor: UInt64
+    package let copyAfter: String?
+    package let clockRefused: Bool
+    package let lastRefusal: SyncRefusal?
+    /// Milliseconds since 1970 of the last answer from the hub (a device).
+    package let lastContact: Int64?
+    /// The hub's clock minus this device's, as last measured (a device).
+    package let lastOffsetMilliseconds: Int64?
+}
+
+extension Store {
+    /// Sets the clock the sync triggers stamp with (the routine's clock: `STEPPIE_NOW` moves it,
+    /// so a device with a wrong clock can be tested).
+    public func setSyncClock(_ now: @escaping () -> Date) {
+        db.setSyncClock { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    }
+
+    /// This database's side of sync, nil when it never joined nor became a hub.
+    package func syncState() throws -> SyncState? {
+        try read { try loadSyncState() }
+    }
+
+    func loadSyncState() throws -> SyncState? {
+        try db.queryFirst("""
+            SELECT role, device_id, clock_wall, clock_counter, hub_url, hub_fingerprint, hub_device_id, credential, cursor,
+                copy_after, clock_refused, last_refusal, last_contact, last_offset_ms FROM sync_state
+            """) { r -> SyncState in
+            guard let role = SyncState.Role(rawValue: r.text(0)), let device = DeviceID(r.text(1)) else {
+                throw StoreError.corruptRow(table: "sync_state", id: "singleton", reason: "role or device id")
+            }
+            let refusal = r.optionalText(11).flatMap { try? JSONDecoder().decode(SyncRefusal.self, from: Data($0.utf8)) }
+            return SyncState(role: role, device: device,
+                             clock: HybridTimestamp(wall: Int64(r.int(2)), counter: UInt32(clamping: r.int(3)), device: device),
+                             hubURL: r.optionalText(4), hubFingerprint: r.optionalText(5), hubDevice: r.optionalText(6).flatMap(DeviceID.init),
+                             credential: r.optionalText(7), cursor: UInt64(clamping: r.int(8)), copyAfter: r.optionalText(9),
+                             clockRefused: r.int(10) == 1, lastRefusal: refusal,
+                             lastContact: r.isNull(12) ? nil : Int64(r.int(12)), lastOffsetMilliseconds: r.isNull(13) ? nil : Int64(r.int(13)))
+        }
+    }
+
+    /// Makes this database the hub of a household: every row becomes a register (the store of
+    /// record), stamped now. Refused when it already syncs.
+    package func becomeSyncHub(device: DeviceID, at now: Date) throws {
+        try write {
+            guard try loadSyncState() == nil else { throw StoreError.syncAlreadyOn }
+            try db.run("INSERT INTO sync_state (id, role, device_id, joined_at) VALUES ('singleton', 'hub', ?, ?)",
+                       [.text(device.text), stamp(now)])
+            try logEverything()
+        }
+    }
+
+    /// Joins a hub as a device: every row of this device becomes a register and waits in the
+    /// outbox (its children go to the hub with the first push). Refused when it already syncs.
+    package func joinSyncHub(device: DeviceID, hubURL: String, fingerprint: String, hubDevice: DeviceID, credential: String,
+                             at now: Date) throws {
+        try write {
+            guard try loadSyncState() == nil else { throw StoreError.syncAlreadyOn }
+            try db.run("""
+                INSERT INTO sync_state (id, role, device_id, hub_url, hub_fingerprint, hub_device_id, credential, joined_at)
+                VALUES ('singleton', 'device', ?, ?, ?, ?, ?, ?)
+                """, [.text(device.text), .text(hubURL), .text(fingerprint), .text(hubDevice.text), .text(credential), stamp(now)])
+            try logEverything()
+        }
+    }
+
+    /// Leaves sync: the data stays as it is, the sync metadata goes (a new join starts afresh).
+    package func leaveSync() throws {
+        try write {
+            try db.execute("""
+                DELETE FROM sync_outbox; DELETE FROM sync_events; DELETE FROM sync_registers; DELETE FROM sync_feed;
+                DELETE FROM sync_devices; DELETE FROM sync_invites; DELETE FROM sync_join_attempts; DELETE FROM sync_conflicts;
+                DELETE FROM sync_state;
+                """)
+        }
+    }
+
+    /// Every row of the synced tables logged as if it had just been written, then every completion
+    /// and correction as an event, oldest first (the join's baseline).
+    private func logEverything() throws {
+        for table in SyncColumns.tables {
+            for field in table.fields {
+                try db.execute("""
+                    INSERT INTO sync_local_writes SELECT '\(table.entity.rawValue)', R.id, \(table.child("R")), '\(field.name)',
+                        \(field.json("R")) FROM \(table.table) AS R ORDER BY R.created_at, R.id
+                    """)
+            }
+        }
+        try db.execute("""
+            INSERT INTO sync_local_writes SELECT 'routineSet', S.id, S.child_id, 'order', \(SyncColumns.order(set: "S.id")) FROM routine_sets AS S;
+            INSERT INTO sync_local_writes SELECT 'child', S.child_id, S.child_id, 'activeSet', json_quote(S.id) FROM routine_sets AS S WHERE S.is_active = 1;
+            INSERT INTO sync_local_writes SELECT DISTINCT 'schedule', C.child_id, C.child_id, 'slots', \(SyncColumns.schedule(child: "C.child_id"))
+                FROM set_schedules AS C;
+            INSERT INTO sync_local_events (id, child, routine, set_id, date, kind, at, shown_title, shown_icon)
+            SELECT id, child, routine, set_id, date, kind, at, shown_title, shown_icon FROM (
+                SELECT l.id, s.child_id AS child, l.routine_id AS routine, l.routine_set_id AS set_id, l.date, 'press' AS kind,
+                    l.completed_at AS at, COALESCE(k.title, r.title) AS shown_title, COALESCE(k.icon, r.icon) AS shown_icon, l.completed_at AS t
+                FROM daily_logs l JOIN routines r ON r.id = l.routine_id JOIN routine_sets s ON s.id = l.routine_set_id
+                LEFT JOIN routine_looks k ON k.id = l.look_id
+                WHERE l.status = 'completed'
+                UNION ALL
+                SELECT c.id, s.child_id, c.routine_id, r.routine_set_id, c.date, CASE c.done WHEN 1 THEN 'correctDone' ELSE 'correctUndone' END,
+                    c.made_at, NULL, NULL, c.made_at
+                FROM log_corrections c JOIN routines r ON r.id = c.routine_id JOIN routine_sets s ON s.id = r.routine_set_id
+            ) ORDER BY t, id;
+            """)
+    }
+
+    /// Logs a press, an undo or a correction made here (inside the edit's own transaction; nothing
+    /// when this database does not sync). What the card showed is the routine's look now.
+    func logSyncEvent(id: String, routineId: UUID, day: LocalDay, kind: String, at now: Date, shown: Bool) throws {
+        try db.run("""
+            INSERT INTO sync_local_events (id, child, routine, set_id, date, kind, at, shown_title, shown_icon)
+            SELECT ?, s.child_id, r.id, r.routine_set_id, ?, ?, ?, CASE WHEN ? THEN r.title END, CASE WHEN ? THEN r.icon END
+            FROM routines r JOIN routine_sets s ON s.id = r.routine_set_id WHERE r.id = ?
+            """, [.text(id), .text(day.description), .text(kind), stamp(now), .bool(shown), .bool(shown), .text(routineId.lowercased)])
+    }
+}

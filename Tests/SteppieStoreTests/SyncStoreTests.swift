@@ -1,0 +1,274 @@
+import Foundation
+import SteppieCore
+import SteppieSync
+import Testing
+@testable import SteppieStore
+
+/// A hub and devices on SQLite files, synced in process (the protocol's messages handed across
+/// without HTTP): the store's side of docs/sync.md against the reference model's rules.
+final class SyncRig {
+    let hub: StoreFixture
+    var devices: [StoreFixture] = []
+    var ids: [DeviceID] = []
+    let hubID = DeviceID(UUID())
+    /// Milliseconds since 1970 on every clock of the rig (moved by hand).
+    var physical: Int64
+
+    init() throws {
+        hub = try StoreFixture()
+        physical = Int64(hub.now.timeIntervalSince1970 * 1000)
+        hub.store.setSyncClock { [unowned self] in Date(timeIntervalSince1970: Double(self.physical) / 1000) }
+    }
+
+    static func hash(_ n: Int) -> String { String(repeating: String(n % 10), count: 64) }
+
+    func becomeHub() throws { try hub.store.becomeSyncHub(device: hubID, at: hub.now) }
+
+    /// A device that joins with a code for these children.
+    @discardableResult
+    func join(_ device: StoreFixture, children: [String] = []) throws -> Int {
+        let index = devices.count
+        let code = SyncRig.hash(100 + index)
+        try hub.store.syncHubInvite(codeHash: code, children: children, expiresAt: physical + 600_000)
+        let id = DeviceID(UUID())
+        device.store.setSyncClock { [unowned self] in Date(timeIntervalSince1970: Double(self.physical) / 1000) }
+        let joined = try hub.store.syncHubJoin(codeHash: code, device: id, name: "device \(index)", credentialHash: SyncRig.hash(index),
+                                              now: physical)
+        try device.store.joinSyncHub(device: id, hubURL: "https://127.0.0.1:1", fingerprint: "f", hubDevice: joined.hub,
+                                     credential: "c\(index)", at: device.now)
+        devices.append(device)
+        ids.append(id)
+        return index
+    }
+
+    /// Pushes everything the device has waiting, then pulls until the hub has nothing more.
+    func sync(_ index: Int) throws {
+        let store = devices[index].store
+        while let request = try store.syncPushRequest(physical: physical) {
+            switch try hub.store.syncHubPush(request, credentialHash: SyncRig.hash(index), now: physical) {
+            case .success(let reply): try store.syncPushed(reply, physical: physical)
+            case .failure(let refusal): throw refusal
+            }
+        }
+        while true {
+            let request = try store.syncPullRequest(physical: physical)
+            switch try hub.store.syncHubPull(request, credentialHash: SyncRig.hash(index), now: physical) {
+            case .success(let reply):
+                try store.syncPulled(reply, physical: physical)
+                if !reply.more { return }
+            case .failure(let refusal): throw refusal
+            }
+        }
+    }
+
+    func syncAll() throws {
+        for i in devices.indices { try sync(i) }
+        for i in devices.indices { try sync(i) }
+    }
+
+    /// Every register and event of a store, canonical.
+    static func state(_ store: Store, children: Set<String>? = nil) throws -> [[String]] {
+        var lines: [[String]] = []
+        _ = try store.syncCanonicalState(children: children) { lines.append($0) }
+        return lines
+    }
+
+    func tick(seconds: Double = 1) { physical += Int64(seconds * 1000) }
+}
+
+@Suite struct SyncStoreTests {
+    @Test func aDatabaseThatNeverJoinedLogsNothing() throws {
+        let f = try StoreFixture()
+        let child = try f.childWithMorning()
+        _ = try f.store.complete(childId: child.id, day: f.today, at: f.now)
+        let raw = try f.rawConnection()
+        for table in ["sync_registers", "sync_events", "sync_outbox", "sync_feed", "sync_state"] {
+            #expect(try raw.queryFirst("SELECT COUNT(*) FROM \(table)") { $0.int(0) } == 0, "\(table)")
+        }
+    }
+
+    @Test func joiningLogsEveryRowAndEveryCompletionOnce() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let device = try StoreFixture()
+        let child = try device.childWithMorning()
+        _ = try device.store.complete(childId: child.id, day: device.today, at: device.now)
+        try rig.join(device)
+        let raw = try device.rawConnection()
+        let routines = try raw.queryFirst("SELECT COUNT(*) FROM routines") { $0.int(0) } ?? 0
+        #expect(routines > 2)
+        // Every field of every routine, set and child, each set's order and the child's active set.
+        let expected = routines * SyncColumns.routines.fields.count + SyncColumns.routineSets.fields.count + 1
+            + SyncColumns.children.fields.count + 1
+        #expect(try raw.queryFirst("SELECT COUNT(*) FROM sync_registers") { $0.int(0) } == expected)
+        #expect(try raw.queryFirst("SELECT COUNT(*) FROM sync_events WHERE kind = 'press'") { $0.int(0) } == 1)
+        #expect(try device.store.syncPendingCount() == expected + 1)
+    }
+
+    @Test func anEditIsLoggedInItsOwnTransactionAndCoalescedUntilSent() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let device = try StoreFixture()
+        let child = try device.childWithMorning()
+        try rig.join(device)
+        try rig.sync(0)
+        #expect(try device.store.syncPendingCount() == 0)
+        try device.store.renameChild(id: child.id, to: "Minah", at: device.now)
+        try device.store.renameChild(id: child.id, to: "Mina Kim", at: device.now)
+        #expect(try device.store.syncPendingCount() == 1)   // the latest name only
+        let push = try #require(try device.store.syncPushRequest(physical: rig.physical))
+        guard case .change(let change) = try #require(push.entries.first?.entry) else { Issue.record("not a change"); return }
+        #expect(change.field == "name" && change.value == .string("Mina Kim"))
+        // Sent but not acknowledged: a new edit is a new entry after it (sequence numbers have no gaps).
+        try device.store.renameChild(id: child.id, to: "Mina", at: device.now)
+        let again = try #require(try device.store.syncPushRequest(physical: rig.physical))
+        #expect(again.entries.map(\.seq) == [push.entries[0].seq, push.entries[0].seq + 1])
+        // A failed edit logs nothing.
+        #expect(throws: (any Error).self) { try device.store.renameChild(id: child.id, to: "", at: device.now) }
+        #expect(try device.store.syncPendingCount() == 2)
+    }
+
+    @Test func twoDevicesConvergeOnEveryRegisterEventAndTable() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let child = try home.childWithMorning()
+        try rig.join(home)
+        try rig.sync(0)
+        try rig.join(school, children: [child.id.lowercased])
+        try rig.sync(1)
+        // School has the child, its set and routines in the same order, active.
+        let homePlan = try home.store.today(childId: child.id, day: home.today)
+        let schoolPlan = try school.store.today(childId: child.id, day: school.today)
+        #expect(schoolPlan.items.map(\.routine.id) == homePlan.items.map(\.routine.id))
+        #expect(schoolPlan.set?.id == homePlan.set?.id)
+
+        // Both press the first card while apart (one entry, both presses kept), a rename at home,
+        // a reorder at school.
+        rig.tick()
+        _ = try home.store.complete(childId: child.id, day: home.today, at: home.now)
+        rig.tick()
+        _ = try school.store.complete(childId: child.id, day: school.today, at: school.now.addingTimeInterval(1))
+        let routines = homePlan.items.map(\.routine)
+        var renamed = routines[2]
+        renamed.title = LocalizedText(["en": "Shoes on", "ko": "신발 신기"])
+        rig.tick()
+        try home.store.updateRoutine(renamed, at: home.now)
+        rig.tick()
+        try school.store.reorder(setId: try #require(homePlan.set?.id), ids: [routines[0], routines[1], routines[3], routines[2]].map(\.id)
+            + routines.dropFirst(4).map(\.id), at: school.now)
+        try rig.syncAll()
+
+        let hubState = try SyncRig.state(rig.hub.store)
+        #expect(try SyncRig.state(home.store) == hubState)
+        #expect(try SyncRig.state(school.store) == hubState)
+        let a = try home.store.today(childId: child.id, day: home.today)
+        let b = try school.store.today(childId: child.id, day: school.today)
+        #expect(a.items.map(\.routine.id) == b.items.map(\.routine.id))
+        #expect(a.items.map(\.routine.title) == b.items.map(\.routine.title))
+        #expect(a.items.map { $0.log?.status } == b.items.map { $0.log?.status })
+        #expect(a.items.filter { $0.log?.status == .completed }.map(\.routine.id) == [routines[0].id])
+        #expect(hubState.filter { $0[0] == "e" && $0[6] == "press" }.count == 2)
+        #expect(b.items[3].routine.title.value(for: "en") == "Shoes on")
+        // Back in step, the next press at school is the second card, and home sees it.
+        rig.tick()
+        let next = try school.store.complete(childId: child.id, day: school.today, at: school.now.addingTimeInterval(2))
+        #expect(next.routineId == routines[1].id)
+        try rig.syncAll()
+        #expect(try home.store.log(day: home.today, routineId: routines[1].id)?.status == .completed)
+    }
+
+    @Test func theSameFieldEditedOnBothSidesEndsWithTheLaterStampEverywhere() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let child = try home.childWithMorning()
+        try rig.join(home)
+        try rig.sync(0)
+        try rig.join(school, children: [child.id.lowercased])
+        try rig.sync(1)
+        rig.tick()
+        try school.store.renameChild(id: child.id, to: "Mina S", at: school.now)
+        rig.tick()
+        try home.store.renameChild(id: child.id, to: "Mina H", at: home.now)
+        // The earlier edit arrives at the hub last: the later one still wins.
+        try rig.sync(0)
+        try rig.sync(1)
+        try rig.sync(0)
+        #expect(try home.store.child(id: child.id).displayName == "Mina H")
+        #expect(try school.store.child(id: child.id).displayName == "Mina H")
+        #expect(try rig.hub.store.child(id: child.id).displayName == "Mina H")
+    }
+
+    @Test func aPushNamingAChildNotGivenIsRefusedWithTheHubUnchanged() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let child = try home.childWithMorning()
+        try rig.join(home)
+        try rig.sync(0)
+        try rig.join(school)   // given no child
+        let before = try SyncRig.state(rig.hub.store)
+        let stamp = HybridTimestamp(wall: rig.physical, counter: 0, device: rig.ids[1])
+        let hostile = PushRequest(device: rig.ids[1], sentAt: rig.physical, entries: [NumberedEntry(seq: 1, entry: .change(
+            FieldChange(entity: .child, record: child.id.lowercased, child: child.id.lowercased, field: "name", value: .string("X"), stamp: stamp)))])
+        #expect(try rig.hub.store.syncHubPush(hostile, credentialHash: SyncRig.hash(1), now: rig.physical)
+            == .failure(.childNotGiven(child: child.id.lowercased)))
+        #expect(try rig.hub.store.syncHubPush(hostile, credentialHash: SyncRig.hash(7), now: rig.physical) == .failure(.unknownDevice))
+        #expect(try SyncRig.state(rig.hub.store) == before)
+        #expect(try rig.hub.store.child(id: child.id).displayName == "Mina")
+    }
+
+    @Test func aReplayedPushIsAcknowledgedAgainAndAppliedOnce() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture()
+        let child = try home.childWithMorning()
+        try rig.join(home)
+        try rig.sync(0)
+        _ = try home.store.complete(childId: child.id, day: home.today, at: home.now)
+        let push = try #require(try home.store.syncPushRequest(physical: rig.physical))
+        let first = try rig.hub.store.syncHubPush(push, credentialHash: SyncRig.hash(0), now: rig.physical)
+        let feed = try rig.hub.store.syncHubPosition()
+        let second = try rig.hub.store.syncHubPush(push, credentialHash: SyncRig.hash(0), now: rig.physical)
+        #expect(first == second)
+        #expect(try rig.hub.store.syncHubPosition() == feed)
+    }
+
+    @Test func aDeleteWinsOverAConcurrentEditAndNothingComesBack() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let child = try home.childWithMorning()
+        try rig.join(home)
+        try rig.sync(0)
+        try rig.join(school, children: [child.id.lowercased])
+        try rig.sync(1)
+        let plan = try home.store.today(childId: child.id, day: home.today)
+        let floss = plan.items[1].routine
+        rig.tick()
+        try school.store.deleteRoutine(id: floss.id, at: school.now)
+        rig.tick()
+        var renamed = try home.store.routine(id: floss.id)
+        renamed.title = LocalizedText(["en": "Floss well"])
+        try home.store.updateRoutine(renamed, at: home.now)
+        try rig.syncAll()
+        for store in [home.store, school.store, rig.hub.store] {
+            let routine = try store.routine(id: floss.id)
+            #expect(routine.deletedAt != nil)
+            #expect(routine.title.value(for: "en") == "Floss well")
+            #expect(try store.today(childId: child.id, day: home.today).items.map(\.routine.id).contains(floss.id) == false)
+        }
+        #expect(try SyncRig.state(home.store) == SyncRig.state(school.store))
+    }
+
+    @Test func aRestoreOnAJoinedDeviceIsRefused() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture()
+        _ = try home.childWithMorning()
+        try rig.join(home)
+        let snapshot = try home.store.snapshot()
+        #expect(throws: StoreError.restoreWhileJoined) { try home.store.replaceAll(with: snapshot) }
+    }
+}
