@@ -18,6 +18,7 @@ extension SyncRefusal: CatalogDescribable {
         case .gap(let expected): CatalogMessage("sync.refusal.gap", ["expected": .text(String(expected))])
         case .tooLarge: CatalogMessage("sync.refusal.tooLarge")
         case .joinLocked: CatalogMessage("sync.refusal.joinLocked", ["minutes": .text("10")])
+        case .unavailable: CatalogMessage("sync.refusal.unavailable")
         }
     }
 }

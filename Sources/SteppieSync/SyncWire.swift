@@ -161,4 +161,7 @@ package enum SyncRefusal: Error, Hashable, Sendable, Codable {
     case tooLarge
     /// Too many wrong joining codes lately: every code waits until the window has passed.
     case joinLocked
+    /// The hub cannot take the request now (its database is busy, full or restarting): nothing
+    /// was taken; the device keeps its changes and asks again later.
+    case unavailable
 }

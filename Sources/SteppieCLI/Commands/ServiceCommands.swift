@@ -1,5 +1,7 @@
 import CTerminal
 import Foundation
+import SteppieSync
+import SteppieSyncAgent
 import SteppieBackup
 import SteppieFeedback
 import SteppieCore
@@ -43,8 +45,40 @@ enum ServiceCommands {
                                speechLocale: c.text.locale, buttons: buttons, buttonChild: c.invocation.value("--child"),
                                http: http, guardianLAN: lan, render: { text($0) }, log: log)
         try host.start()
+        let sync = try startSync(c, store: store, database: database, log: { console.error("steppie serve: " + text($0)) })
         host.run(until: { cterminal_stop_signal() != 0 })
+        sync.hub?.stop()
+        sync.agent?.stop()
         return 0
+    }
+
+    /// `--hub ADDR:PORT`: this service becomes (or stays) the hub of a household and answers the
+    /// sync protocol over HTTPS with its guardian pages' certificate. A joined device syncs in
+    /// the background (docs/sync.md).
+    static func startSync(_ c: Context, store: Store, database: String, log: @escaping @Sendable (CatalogMessage) -> Void)
+        throws -> (hub: SyncHubServer?, agent: SyncAgent?) {
+        if let listen = c.invocation.typed(HubListen.self, "--hub") {
+            if try store.syncState() == nil { try store.becomeSyncHub(device: DeviceID(UUID()), at: c.now) }
+            guard try store.syncState()?.role == .hub else { throw SyncCommandError.joinedNotHub }
+            let names = LANNames.current(bindAddress: listen.address)
+            let (identity, _) = try TLSIdentityStore(databasePath: database).loadOrCreate(
+                commonName: names.hostNames.first ?? names.display, dnsNames: names.hostNames,
+                ipAddresses: names.certificateAddresses, now: c.env.secureClock.now().wall)
+            let loopback = listen.address == "127.0.0.1" || listen.address == "::1"
+            let hub = SQLiteSyncHub(databasePath: database, timeZone: c.env.timeZone, clock: c.env.clock, log: log)
+            let server = SyncHubServer(address: listen.address, port: listen.port, identity: identity,
+                                       hostNames: loopback ? [] : names.hostNames + names.addresses, hub: hub)
+            do { try server.start() } catch SyncHubServerError.unavailable(let address, let code) {
+                throw ServiceError.httpUnavailable(address: address, errno: code)
+            }
+            let shown = listen.address.contains(":") ? "[\(listen.address)]" : listen.address
+            log(CatalogMessage("service.log.hub", ["url": .text("https://\(shown):\(server.port)"), "fingerprint": .text(identity.fingerprint)]))
+            return (server, nil)
+        }
+        guard try store.syncState()?.role == .device else { return (nil, nil) }
+        let agent = SyncAgent(databasePath: database, timeZone: c.env.timeZone, clock: c.env.clock, log: log)
+        agent.start()
+        return (nil, agent)
     }
 
     /// `--http ADDR:PORT` (default 127.0.0.1:8470; `none` turns the pages off), parsed by the

@@ -3,6 +3,7 @@ import SteppieCore
 import SteppieSecurity
 import SteppieStore
 import SteppieSync
+import SteppieSyncAgent
 import SteppieTLS
 
 /// `steppie sync …`: joining codes on the hub, the state of sync on any device, one hash of the
@@ -40,6 +41,40 @@ enum SyncCommands {
         c.console.print(c.text("cli.sync.invite.code", ["code": String(code), "minutes": String(inviteMinutes)]))
         c.console.print(c.text("cli.sync.invite.fingerprint", ["fingerprint": identity.fingerprint]))
         c.console.print(c.text("cli.sync.invite.children", ["children": children.isEmpty ? "-" : children.map(\.displayName).joined(separator: ", ")]))
+        return 0
+    }
+
+    /// `sync join https://ADDR:PORT --code CODE --fingerprint SHA256 [--name NAME] [--json]`: joins
+    /// the hub after checking its certificate; this device's children go to it with the first push
+    /// (done here at once, then by the service).
+    static func join(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        guard let url = c.invocation.typed(HubURL.self, "URL")?.text, let code = c.invocation.value("--code"),
+              let fingerprint = c.invocation.value("--fingerprint") else { return Steppie.exitUsage }
+        let name = c.invocation.value("--name") ?? ProcessInfo.processInfo.hostName
+        let reply = try SyncRound.join(store, url: url, code: code, fingerprint: fingerprint, deviceName: name, clock: c.env.clock)
+        // The first exchange now, so the guardian sees at once whether it works.
+        let outcome = try SyncRound.now(store, clock: c.env.clock)
+        if c.json {
+            try c.printJSON(JoinJSON(hub: url, hubDevice: reply.hubDevice.text, children: reply.children,
+                                     pushed: outcome.pushed, pulled: outcome.pulled))
+            return 0
+        }
+        c.console.print(c.text("cli.sync.joined", ["hub": url, "count": String(reply.children.count),
+                                                   "pushed": String(outcome.pushed), "pulled": String(outcome.pulled)]))
+        return 0
+    }
+
+    /// `sync now [--json]`: push what waits, then pull what is new, once (the service does this by
+    /// itself; this is for scripts, tests and a guardian who wants to see it happen).
+    static func now(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        let outcome = try SyncRound.now(store, clock: c.env.clock)
+        if c.json {
+            try c.printJSON(NowJSON(pushed: outcome.pushed, pulled: outcome.pulled, pending: try store.syncPendingCount()))
+        } else {
+            c.console.print(c.text("cli.sync.nowDone", ["pushed": String(outcome.pushed), "pulled": String(outcome.pulled)]))
+        }
         return 0
     }
 
@@ -143,6 +178,20 @@ enum SyncCommands {
         var devices: [Device]? = nil
     }
 
+    struct JoinJSON: Encodable {
+        let hub: String
+        let hubDevice: String
+        let children: [String]
+        let pushed: Int
+        let pulled: Int
+    }
+
+    struct NowJSON: Encodable {
+        let pushed: Int
+        let pulled: Int
+        let pending: Int
+    }
+
     struct DigestJSON: Encodable {
         let digest: String
         let registers: Int
@@ -150,12 +199,6 @@ enum SyncCommands {
     }
 }
 
-/// Joining codes: kept at the hub as the SHA-256 of their digits only.
-enum SyncCodes {
-    static func hash(_ code: String) -> String {
-        SHA256.hex(of: Data(code.filter(\.isNumber).utf8))
-    }
-}
 
 /// What the sync commands refuse.
 enum SyncCommandError: Error, Equatable, CatalogDescribable {
@@ -163,11 +206,14 @@ enum SyncCommandError: Error, Equatable, CatalogDescribable {
     case notHub
     /// The hub has no HTTPS identity yet (it is made by the first `serve --hub`).
     case noIdentity
+    /// `serve --hub` on a device that is joined to another hub.
+    case joinedNotHub
 
     var catalogMessage: CatalogMessage {
         switch self {
         case .notHub: CatalogMessage("sync.error.notHub")
         case .noIdentity: CatalogMessage("sync.error.noIdentity")
+        case .joinedNotHub: CatalogMessage("sync.error.joinedNotHub")
         }
     }
 }

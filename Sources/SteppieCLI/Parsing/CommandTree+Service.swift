@@ -11,6 +11,7 @@ extension CommandTree {
             .value("--child", "NAME", help: "cli.option.buttonChild"),
             .value("--http", "ADDR:PORT|none", help: "cli.option.http", type: .of(LoopbackAddress.self)),
             .optionalValue("--guardian-lan", "[ADDR[:PORT]]", help: "cli.option.guardianLAN", type: .of(LANAddress.self)),
+            .value("--hub", "ADDR:PORT", help: "cli.option.hub", type: .of(HubListen.self)),
         ], run: ServiceCommands.serve),
         CommandSpec("service", abstract: "cli.service.abstract", subcommands: [
             CommandSpec("status", abstract: "cli.service.status.abstract", options: [json], run: ServiceCommands.status),

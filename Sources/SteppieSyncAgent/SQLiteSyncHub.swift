@@ -1,0 +1,102 @@
+import Foundation
+import SteppieCore
+import SteppieSecurity
+import SteppieStore
+import SteppieSync
+import SteppieSyncHTTP
+
+/// The household hub of `steppie serve --hub` (docs/sync.md): every request on its own
+/// connection thread opens its own store on the hub's database (SQLite serializes the writes), so
+/// a held pull never holds up a push. A pull with nothing new waits until the feed moves (a push
+/// taken here wakes it at once; an edit made on the hub by another process is seen within
+/// `pollMilliseconds`) or its wait is over.
+package final class SQLiteSyncHub: SyncHubHandling {
+    package let databasePath: String
+    package let timeZone: TimeZone
+    package let clock: any WallClock
+    /// The longest a pull is held, whatever the device asked.
+    package static let maxWaitMilliseconds = 25_000
+    package static let pollMilliseconds = 200
+    private let feedMoved = NSCondition()
+    private let log: @Sendable (CatalogMessage) -> Void
+
+    package init(databasePath: String, timeZone: TimeZone, clock: any WallClock, log: @escaping @Sendable (CatalogMessage) -> Void) {
+        self.databasePath = databasePath
+        self.timeZone = timeZone
+        self.clock = clock
+        self.log = log
+    }
+
+    private var now: Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// A store of the hub's database for one request; a database that cannot be opened or written
+    /// now is `unavailable` (the device keeps its changes and asks again).
+    private func withStore<T>(_ body: (Store) throws -> Result<T, SyncRefusal>) throws(SyncRefusal) -> T {
+        let result: Result<T, SyncRefusal>
+        do {
+            let store = try Store(path: databasePath, timeZone: timeZone, mode: .existingOnly)
+            let clock = self.clock
+            store.setSyncClock { clock.now() }
+            result = try body(store)
+        } catch {
+            log(CatalogMessage("sync.log.hubStore", ["reason": .message(CatalogMessage.log(error))]))
+            throw .unavailable
+        }
+        return try result.get()
+    }
+
+    static func credentialHash(_ credential: String) -> String { SHA256.hex(of: Data(credential.utf8)) }
+
+    package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
+        let reply = try withStore { try $0.syncHubPush(request, credentialHash: Self.credentialHash(credential), now: now) }
+        feedMoved.lock()
+        feedMoved.broadcast()
+        feedMoved.unlock()
+        return reply
+    }
+
+    package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {
+        let hash = Self.credentialHash(credential)
+        let wait = min(max(request.waitMilliseconds, 0), Self.maxWaitMilliseconds)
+        let deadline = Date().addingTimeInterval(Double(wait) / 1000)
+        var request = request
+        while true {
+            let current = request
+            let reply = try withStore { try $0.syncHubPull(current, credentialHash: hash, now: now) }
+            if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline { return reply }
+            // Nothing for this device yet: wait from where this reply left off.
+            request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
+                                  cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
+            feedMoved.lock()
+            _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(Self.pollMilliseconds) / 1000)))
+            feedMoved.unlock()
+        }
+    }
+
+    package func join(_ request: JoinRequest) throws(SyncRefusal) -> JoinReply {
+        guard request.protocolVersion == SyncProtocol.version else {
+            throw .protocolVersion(hub: SyncProtocol.version, device: request.protocolVersion)
+        }
+        let credential = Secrets.randomToken()
+        let name = request.deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let joined = try withStore { store in
+            Result { try store.syncHubJoin(codeHash: SyncCodes.hash(request.code), device: request.device,
+                                           name: name.isEmpty ? request.device.text : name,
+                                           credentialHash: Self.credentialHash(credential), now: now) }
+                .flatMapError { error in
+                    if let refusal = error as? SyncRefusal { return .failure(refusal) }
+                    return .failure(.unavailable)
+                }
+        }
+        log(CatalogMessage("sync.log.joined", ["device": .text(name), "count": .text(String(joined.children.count))]))
+        return JoinReply(credential: credential, hubDevice: joined.hub, children: joined.children)
+    }
+}
+
+/// Joining codes: kept at the hub as the SHA-256 of their digits only (`sync invite` shows
+/// `1234-5678`; a device may type it with or without the dash).
+package enum SyncCodes {
+    package static func hash(_ code: String) -> String {
+        SHA256.hex(of: Data(code.filter { $0.isASCII && $0.isNumber }.utf8))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SteppieCore
+import SteppieStore
+import SteppieSync
+import SteppieSyncHTTP
+
+/// One device's exchanges with its hub as use cases shared by `steppie sync now`, the service's
+/// background sync and the tests: push what waits, pull what is new, join with a code.
+package enum SyncRound {
+    /// What one round did.
+    package struct Outcome: Equatable, Sendable {
+        package var pushed = 0
+        package var pulled = 0
+    }
+
+    /// The hub client for a joined device, from what its store keeps.
+    package static func client(_ state: SyncState, timeouts: SyncHTTPSClient.Timeouts = .init()) throws -> SyncHubClient {
+        guard let url = state.hubURL, let address = HubAddress(url), let fingerprint = state.hubFingerprint else {
+            throw StoreError.syncOff
+        }
+        return SyncHubClient(transport: SyncHTTPSClient(hub: address, fingerprint: fingerprint, timeouts: timeouts),
+                             credential: state.credential)
+    }
+
+    static func milliseconds(_ clock: any WallClock) -> Int64 {
+        Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// Pushes every entry waiting, batch by batch, until none waits. A refusal is kept in the
+    /// store (status, guardian page) and thrown.
+    @discardableResult
+    package static func push(_ store: Store, _ client: SyncHubClient, clock: any WallClock) throws -> Int {
+        var pushed = 0
+        while let request = try store.syncPushRequest(physical: milliseconds(clock)) {
+            do {
+                let reply = try client.push(request)
+                try store.syncPushed(reply, physical: milliseconds(clock))
+                let taken = request.entries.filter { $0.seq <= reply.acknowledged }.count
+                pushed += taken
+                if taken == 0 { break }
+            } catch .refused(let refusal) {
+                try store.syncRefused(refusal, physical: milliseconds(clock))
+                throw SyncTransportError.refused(refusal)
+            }
+        }
+        return pushed
+    }
+
+    /// Pulls until the hub has nothing more right now (`wait`: how long the first request may
+    /// be held when nothing is new).
+    @discardableResult
+    package static func pull(_ store: Store, _ client: SyncHubClient, clock: any WallClock, waitMilliseconds: Int = 0) throws -> Int {
+        var pulled = 0
+        var wait = waitMilliseconds
+        while true {
+            let request = try store.syncPullRequest(physical: milliseconds(clock), waitMilliseconds: wait)
+            let reply: PullReply
+            do {
+                reply = try client.pull(request)
+            } catch .refused(let refusal) {
+                try store.syncRefused(refusal, physical: milliseconds(clock))
+                throw SyncTransportError.refused(refusal)
+            }
+            let applied = try store.syncPulled(reply, physical: milliseconds(clock))
+            pulled += applied.changesTaken + applied.eventsTaken
+            wait = 0
+            if !reply.more { return pulled }
+        }
+    }
+
+    /// Whether `text` is a hub address a device can use (`https://ADDR:PORT`).
+    package static func isHubAddress(_ text: String) -> Bool { HubAddress(text) != nil }
+
+    /// Push then pull: what `steppie sync now` does.
+    package static func now(_ store: Store, clock: any WallClock) throws -> Outcome {
+        guard let state = try store.syncState(), state.role == .device else { throw StoreError.syncOff }
+        let client = try client(state)
+        var outcome = Outcome()
+        outcome.pushed = try push(store, client, clock: clock)
+        outcome.pulled = try pull(store, client, clock: clock)
+        return outcome
+    }
+
+    /// Joins the hub at `url` with the code its guardian was shown, after checking the hub's
+    /// certificate against `fingerprint`; this device's rows then wait to be pushed.
+    package static func join(_ store: Store, url: String, code: String, fingerprint: String, deviceName: String,
+                             clock: any WallClock) throws -> JoinReply {
+        guard try store.syncState() == nil else { throw StoreError.syncAlreadyOn }
+        guard let address = HubAddress(url) else { throw SyncTransportError.invalidAddress(url) }
+        let device = DeviceID(UUID())
+        let client = SyncHubClient(transport: SyncHTTPSClient(hub: address, fingerprint: fingerprint), credential: nil)
+        let reply = try client.join(JoinRequest(code: code, deviceName: deviceName, device: device))
+        try store.joinSyncHub(device: device, hubURL: address.description, fingerprint: fingerprint, hubDevice: reply.hubDevice,
+                              credential: reply.credential, at: clock.now())
+        return reply
+    }
+}
