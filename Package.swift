@@ -79,6 +79,9 @@ let swiftTargets: [Target] = [
     // Sync between a household's devices and a hub (issue 27): hybrid logical clocks, registers,
     // completion events, the merge rules and the protocol's messages. Pure: no C, no I/O.
     .target(name: "SteppieSync", dependencies: ["SteppieCore"]),
+    // Sync over HTTPS (issue 27): a device's client for its hub (GnuTLS through SteppieTLS, the
+    // hub's certificate pinned by its fingerprint) and the hub's routes for SteppieHTTP.
+    .target(name: "SteppieSyncHTTP", dependencies: ["SteppieCore", "SteppieSync", "SteppieTLS", "SteppieHTTP"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "CTerminal", "CLazyLoad"]),
@@ -103,6 +106,8 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
     .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync"]),
+    .testTarget(name: "SteppieSyncHTTPTests",
+                dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
