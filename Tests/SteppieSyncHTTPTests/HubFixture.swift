@@ -17,13 +17,14 @@ final class HubFixture {
     static let deviceA = DeviceID("3f0c9a52-8d1e-4c57-9b7a-2f6e1d0c4b11")!
     static let deviceB = DeviceID("7a1e3c5d-2b4f-4e6a-8c0d-1f2e3d4c5b6a")!
 
-    init(routes: [HTTPRoute]? = nil, extraRoutes: [HTTPRoute] = []) throws {
+    /// `address`: where the hub listens (an IPv4 or IPv6 loopback literal).
+    init(address: String = "127.0.0.1", routes: [HTTPRoute]? = nil, extraRoutes: [HTTPRoute] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-sync-http-\(UUID().uuidString)")
         identity = try TLSIdentityStore(folder: folder.appendingPathComponent("tls").path)
-            .loadOrCreate(commonName: "Steppie hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1"], now: Date()).identity
+            .loadOrCreate(commonName: "Steppie hub", dnsNames: ["localhost"], ipAddresses: ["127.0.0.1", "::1"], now: Date()).identity
         hub = TestHub(invited: [Self.child])
         let tls = HTTPServer.TLS(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
-        server = HTTPServer(HTTPServer.Configuration(address: "127.0.0.1", port: 0, tls: tls, hosts: .local),
+        server = HTTPServer(HTTPServer.Configuration(address: address, port: 0, tls: tls, hosts: .local),
                             routes: (routes ?? SyncRoutes.make(handler: hub)) + extraRoutes)
         try server.start()
     }
@@ -34,7 +35,7 @@ final class HubFixture {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    var address: HubAddress { HubAddress(host: "127.0.0.1", port: server.port) }
+    var address: HubAddress { HubAddress(host: server.address, port: server.port) }
 
     func transport(fingerprint: String? = nil, timeouts: SyncHTTPSClient.Timeouts = .init()) -> SyncHTTPSClient {
         SyncHTTPSClient(hub: address, fingerprint: fingerprint ?? identity.fingerprint, timeouts: timeouts)

@@ -34,6 +34,17 @@ import Testing
         #expect(f.hub.calls == ["join", "join", "push", "pull", "push", "pull"])
     }
 
+    /// An IPv6 literal, and a name (`localhost`: its addresses are tried in turn).
+    @Test func aHubIsReachedByAnIPv6LiteralOrAName() throws {
+        let v6 = try F(address: "::1")
+        let joined = try v6.client(credential: nil).join(JoinRequest(code: TestHub.code, deviceName: "x", device: F.deviceA))
+        #expect(joined.children == [F.child] && v6.address.authority == "[::1]:\(v6.server.port)")
+        let v4 = try F()
+        let named = SyncHTTPSClient(hub: try #require(HubAddress("https://localhost:\(v4.server.port)")), fingerprint: v4.identity.fingerprint)
+        _ = try SyncHubClient(transport: named, credential: nil).join(JoinRequest(code: TestHub.code, deviceName: "x", device: F.deviceA))
+        #expect(v4.hub.calls == ["join"] && v6.hub.calls == ["join"])
+    }
+
     @Test func aReplayedPushIsAcknowledgedAgainWithNothingAppliedTwice() throws {
         let f = try F()
         let a = try f.joined(F.deviceA)

@@ -49,6 +49,7 @@ import Testing
         ])
         let response = try f.transport().post(SyncHTTPMapping.pushPath, json: [], credential: "x")
         #expect(response.body == pieces.flatMap { $0 })
+        #expect(response.headers["transfer-encoding"] == "chunked")
         let reply = try f.client(credential: "x").push(F.push(F.deviceA, []))
         #expect(reply == PushReply(acknowledged: 7, hubTime: 1_772_406_000_200))
         withExtendedLifetime(f) {}
