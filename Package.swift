@@ -79,9 +79,15 @@ let swiftTargets: [Target] = [
     // Sync between a household's devices and a hub (issue 27): hybrid logical clocks, registers,
     // completion events, the merge rules and the protocol's messages. Pure: no C, no I/O.
     .target(name: "SteppieSync", dependencies: ["SteppieCore"]),
+    // Sync over HTTPS (issue 27): a device's client for its hub (GnuTLS through SteppieTLS, the
+    // hub's certificate pinned by its fingerprint) and the hub's routes for SteppieHTTP.
+    .target(name: "SteppieSyncHTTP", dependencies: ["SteppieCore", "SteppieSync", "SteppieTLS", "SteppieHTTP"]),
+    // Sync's use cases over the store and the wire: the household hub on SQLite, a device's rounds and background agent.
+    .target(name: "SteppieSyncAgent",
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "CTerminal", "CLazyLoad"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "SteppieSyncAgent", "CTerminal", "CLazyLoad"]),
     // The release binary is linked by lld, which lays out the functions everyday commands run side
     // by side (linker/steppie.order, see linker/README.md) and packs the relative relocations
     // (DT_RELR, glibc 2.36): together they keep child mode's peak RSS under 30 MB (issue 16).
@@ -103,6 +109,8 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieStoreTests", dependencies: ["SteppieStore", "SteppieCore", "SteppieSecurity", "SteppieSync", "SteppieTestSupport"]),
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
     .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync", "SteppieTestSupport"]),
+    .testTarget(name: "SteppieSyncHTTPTests",
+                dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),

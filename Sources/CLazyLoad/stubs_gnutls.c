@@ -5,9 +5,23 @@
 #include <gnutls/crypto.h>
 
 static const char *const SYMBOLS[] = {
+    "gnutls_certificate_allocate_credentials",
+    "gnutls_certificate_free_credentials",
+    "gnutls_certificate_get_peers",
+    "gnutls_credentials_set",
+    "gnutls_deinit",
+    "gnutls_error_is_fatal",
+    "gnutls_fingerprint",
     "gnutls_free",
+    "gnutls_handshake",
+    "gnutls_init",
+    "gnutls_record_get_direction",
+    "gnutls_record_recv",
+    "gnutls_record_send",
     "gnutls_rnd",
+    "gnutls_set_default_priority",
     "gnutls_strerror_name",
+    "gnutls_transport_set_int2",
     "gnutls_x509_crt_deinit",
     "gnutls_x509_crt_export2",
     "gnutls_x509_crt_get_activation_time",
@@ -40,6 +54,90 @@ static const char *const SYMBOLS[] = {
 static struct clazy_library LIBRARY = { "libgnutls.so.30", NULL, SYMBOLS };
 struct clazy_library *clazy_gnutls(void) { return &LIBRARY; }
 
+int gnutls_certificate_allocate_credentials(gnutls_certificate_credentials_t * a0) {
+    static __typeof__(gnutls_certificate_allocate_credentials) *_Atomic fn;
+    __typeof__(gnutls_certificate_allocate_credentials) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_certificate_allocate_credentials) *)clazy_symbol(&LIBRARY, "gnutls_certificate_allocate_credentials"); fn = f; }
+    return f(a0);
+}
+
+void gnutls_certificate_free_credentials(gnutls_certificate_credentials_t a0) {
+    static __typeof__(gnutls_certificate_free_credentials) *_Atomic fn;
+    __typeof__(gnutls_certificate_free_credentials) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_certificate_free_credentials) *)clazy_symbol(&LIBRARY, "gnutls_certificate_free_credentials"); fn = f; }
+    f(a0);
+}
+
+const gnutls_datum_t *gnutls_certificate_get_peers(gnutls_session_t a0, unsigned int * a1) {
+    static __typeof__(gnutls_certificate_get_peers) *_Atomic fn;
+    __typeof__(gnutls_certificate_get_peers) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_certificate_get_peers) *)clazy_symbol(&LIBRARY, "gnutls_certificate_get_peers"); fn = f; }
+    return f(a0, a1);
+}
+
+int gnutls_credentials_set(gnutls_session_t a0, gnutls_credentials_type_t a1, void * a2) {
+    static __typeof__(gnutls_credentials_set) *_Atomic fn;
+    __typeof__(gnutls_credentials_set) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_credentials_set) *)clazy_symbol(&LIBRARY, "gnutls_credentials_set"); fn = f; }
+    return f(a0, a1, a2);
+}
+
+void gnutls_deinit(gnutls_session_t a0) {
+    static __typeof__(gnutls_deinit) *_Atomic fn;
+    __typeof__(gnutls_deinit) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_deinit) *)clazy_symbol(&LIBRARY, "gnutls_deinit"); fn = f; }
+    f(a0);
+}
+
+int gnutls_error_is_fatal(int a0) {
+    static __typeof__(gnutls_error_is_fatal) *_Atomic fn;
+    __typeof__(gnutls_error_is_fatal) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_error_is_fatal) *)clazy_symbol(&LIBRARY, "gnutls_error_is_fatal"); fn = f; }
+    return f(a0);
+}
+
+int gnutls_fingerprint(gnutls_digest_algorithm_t a0, const gnutls_datum_t * a1, void * a2, size_t * a3) {
+    static __typeof__(gnutls_fingerprint) *_Atomic fn;
+    __typeof__(gnutls_fingerprint) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_fingerprint) *)clazy_symbol(&LIBRARY, "gnutls_fingerprint"); fn = f; }
+    return f(a0, a1, a2, a3);
+}
+
+int gnutls_handshake(gnutls_session_t a0) {
+    static __typeof__(gnutls_handshake) *_Atomic fn;
+    __typeof__(gnutls_handshake) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_handshake) *)clazy_symbol(&LIBRARY, "gnutls_handshake"); fn = f; }
+    return f(a0);
+}
+
+int gnutls_init(gnutls_session_t * a0, unsigned int a1) {
+    static __typeof__(gnutls_init) *_Atomic fn;
+    __typeof__(gnutls_init) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_init) *)clazy_symbol(&LIBRARY, "gnutls_init"); fn = f; }
+    return f(a0, a1);
+}
+
+int gnutls_record_get_direction(gnutls_session_t a0) {
+    static __typeof__(gnutls_record_get_direction) *_Atomic fn;
+    __typeof__(gnutls_record_get_direction) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_record_get_direction) *)clazy_symbol(&LIBRARY, "gnutls_record_get_direction"); fn = f; }
+    return f(a0);
+}
+
+ssize_t gnutls_record_recv(gnutls_session_t a0, void * a1, size_t a2) {
+    static __typeof__(gnutls_record_recv) *_Atomic fn;
+    __typeof__(gnutls_record_recv) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_record_recv) *)clazy_symbol(&LIBRARY, "gnutls_record_recv"); fn = f; }
+    return f(a0, a1, a2);
+}
+
+ssize_t gnutls_record_send(gnutls_session_t a0, const void * a1, size_t a2) {
+    static __typeof__(gnutls_record_send) *_Atomic fn;
+    __typeof__(gnutls_record_send) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_record_send) *)clazy_symbol(&LIBRARY, "gnutls_record_send"); fn = f; }
+    return f(a0, a1, a2);
+}
+
 int gnutls_rnd(gnutls_rnd_level_t a0, void * a1, size_t a2) {
     static __typeof__(gnutls_rnd) *_Atomic fn;
     __typeof__(gnutls_rnd) *f = fn;
@@ -47,11 +145,25 @@ int gnutls_rnd(gnutls_rnd_level_t a0, void * a1, size_t a2) {
     return f(a0, a1, a2);
 }
 
+int gnutls_set_default_priority(gnutls_session_t a0) {
+    static __typeof__(gnutls_set_default_priority) *_Atomic fn;
+    __typeof__(gnutls_set_default_priority) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_set_default_priority) *)clazy_symbol(&LIBRARY, "gnutls_set_default_priority"); fn = f; }
+    return f(a0);
+}
+
 const char *gnutls_strerror_name(int a0) {
     static __typeof__(gnutls_strerror_name) *_Atomic fn;
     __typeof__(gnutls_strerror_name) *f = fn;
     if (!f) { f = (__typeof__(gnutls_strerror_name) *)clazy_symbol(&LIBRARY, "gnutls_strerror_name"); fn = f; }
     return f(a0);
+}
+
+void gnutls_transport_set_int2(gnutls_session_t a0, int a1, int a2) {
+    static __typeof__(gnutls_transport_set_int2) *_Atomic fn;
+    __typeof__(gnutls_transport_set_int2) *f = fn;
+    if (!f) { f = (__typeof__(gnutls_transport_set_int2) *)clazy_symbol(&LIBRARY, "gnutls_transport_set_int2"); fn = f; }
+    f(a0, a1, a2);
 }
 
 void gnutls_x509_crt_deinit(gnutls_x509_crt_t a0) {

@@ -1,0 +1,85 @@
+import Foundation
+import SteppieHTTP
+import SteppieSync
+
+/// The hub's side of the protocol as routes for SteppieHTTP's table: each decodes its message,
+/// asks the hub (`SyncHubHandling`) and answers 200 with the reply, or the refusal's status with
+/// `{"refusal": …}`. The server runs each request on its connection's own thread (libmicrohttpd,
+/// one thread per connection), so a long poll held by the hub waits there alone.
+package enum SyncRoutes {
+    /// A push's body limit: a full batch of 2,000 realistic entries (titles in two languages,
+    /// presses with what the child saw) measures about 780 kB (`SyncRoutesLimitTests`); about
+    /// twice that, so a full batch with longer titles still fits.
+    package static let pushBodyLimit = 1536 * 1024
+    /// A pull or join request is a few hundred bytes.
+    package static let smallBodyLimit = 8 * 1024
+
+    package static func make(handler: any SyncHubHandling) -> [HTTPRoute] {
+        [
+            .post(SyncHTTPMapping.pushPath, limit: pushBodyLimit) { request in
+                answer(request, PushRequest.self, credential: true) { (message, credential) throws(SyncRefusal) in
+                    try handler.push(message, credential: credential)
+                }
+            },
+            .post(SyncHTTPMapping.pullPath, limit: smallBodyLimit) { request in
+                answer(request, PullRequest.self, credential: true) { (message, credential) throws(SyncRefusal) in
+                    try handler.pull(message, credential: credential)
+                }
+            },
+            .post(SyncHTTPMapping.joinPath, limit: smallBodyLimit) { request in
+                answer(request, JoinRequest.self, credential: false) { (message, _) throws(SyncRefusal) in
+                    try handler.join(message)
+                }
+            },
+        ]
+    }
+
+    /// The protocol's version first, then the credential's presence, then the message itself:
+    /// the handler is asked only with a whole message of this version.
+    static func answer<Message: Decodable, Reply: Encodable>(
+        _ request: HTTPRequest, _ type: Message.Type, credential needed: Bool,
+        _ handle: (Message, String) throws(SyncRefusal) -> Reply
+    ) -> HTTPResponse {
+        let body = Data(request.body)
+        if let version = try? JSONDecoder().decode(SyncHTTPMapping.VersionProbe.self, from: body).protocolVersion,
+           version != SyncProtocol.version {
+            return refusal(.protocolVersion(hub: SyncProtocol.version, device: version))
+        }
+        var credential = ""
+        if needed {
+            guard let token = bearer(request.header("Authorization")) else { return refusal(.unknownDevice) }
+            credential = token
+        }
+        let message: Message
+        do {
+            message = try JSONDecoder().decode(Message.self, from: body)
+        } catch {
+            return refusal(.malformed(reason: "the body is not a \(String(describing: Message.self)) (JSON)"))
+        }
+        do throws(SyncRefusal) {
+            return json(200, try handle(message, credential))
+        } catch {
+            return refusal(error)
+        }
+    }
+
+    /// The token of `Authorization: Bearer <token>` (nil when there is none).
+    static func bearer(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
+    }
+
+    static func refusal(_ refusal: SyncRefusal) -> HTTPResponse {
+        let headers = refusal == .unknownDevice ? [("WWW-Authenticate", "Bearer")] : []
+        return json(SyncHTTPMapping.status(of: refusal), SyncHTTPMapping.RefusalBody(refusal), headers: headers)
+    }
+
+    static func json(_ status: Int, _ value: some Encodable, headers: [(String, String)] = []) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return .error(500, "reply not encodable") }
+        return .bytes(status, Array(data), type: "application/json; charset=utf-8", headers: headers)
+    }
+}
