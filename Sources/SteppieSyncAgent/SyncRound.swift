@@ -32,16 +32,11 @@ package enum SyncRound {
     package static func push(_ store: Store, _ client: SyncHubClient, clock: any WallClock) throws -> Int {
         var pushed = 0
         while let request = try store.syncPushRequest(physical: milliseconds(clock)) {
-            do {
-                let reply = try client.push(request)
-                try store.syncPushed(reply, physical: milliseconds(clock))
-                let taken = request.entries.filter { $0.seq <= reply.acknowledged }.count
-                pushed += taken
-                if taken == 0 { break }
-            } catch .refused(let refusal) {
-                try store.syncRefused(refusal, physical: milliseconds(clock))
-                throw SyncTransportError.refused(refusal)
-            }
+            let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in try client.push(request) }
+            try store.syncPushed(reply, physical: milliseconds(clock))
+            let taken = request.entries.filter { $0.seq <= reply.acknowledged }.count
+            pushed += taken
+            if taken == 0 { break }
         }
         return pushed
     }
@@ -54,13 +49,7 @@ package enum SyncRound {
         var wait = waitMilliseconds
         while true {
             let request = try store.syncPullRequest(physical: milliseconds(clock), waitMilliseconds: wait)
-            let reply: PullReply
-            do {
-                reply = try client.pull(request)
-            } catch .refused(let refusal) {
-                try store.syncRefused(refusal, physical: milliseconds(clock))
-                throw SyncTransportError.refused(refusal)
-            }
+            let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in try client.pull(request) }
             let applied = try store.syncPulled(reply, physical: milliseconds(clock))
             pulled += applied.changesTaken + applied.eventsTaken
             wait = 0
@@ -70,6 +59,18 @@ package enum SyncRound {
 
     /// Whether `text` is a hub address a device can use (`https://ADDR:PORT`).
     package static func isHubAddress(_ text: String) -> Bool { HubAddress(text) != nil }
+
+    /// Runs one exchange; a refusal from the hub is kept in the store (status, guardian page)
+    /// before it is thrown on.
+    private static func keepingRefusal<T>(_ store: Store, _ clock: any WallClock,
+                                          _ exchange: () throws(SyncTransportError) -> T) throws -> T {
+        do {
+            return try exchange()
+        } catch {
+            if case .refused(let refusal) = error { try store.syncRefused(refusal, physical: milliseconds(clock)) }
+            throw error
+        }
+    }
 
     /// Push then pull: what `steppie sync now` does.
     package static func now(_ store: Store, clock: any WallClock) throws -> Outcome {

@@ -34,14 +34,14 @@ struct HubURL: ArgumentValue {
     }
 }
 
-/// `serve --hub ADDR:PORT`: where the hub listens (an address of this machine and a port, both given).
+/// `serve --hub ADDR:PORT`: where the hub listens (an address of this machine and a port, both
+/// given; port 0 takes a free one, which the service's log names).
 struct HubListen: ArgumentValue {
     let address: String
     let port: UInt16
 
     static func parse(argument text: String) -> Result<HubListen, ArgumentRefusal> {
-        guard !text.hasSuffix("]"), text.hasPrefix("[") || text.filter({ $0 == ":" }).count == 1, case .success(let parsed) = LANAddress.parse(argument: text),
-              parsed.port > 0 else { return .failure(.expected(key: "cli.expected.hubListen")) }
+        guard !text.hasSuffix("]"), text.hasPrefix("[") || text.filter({ $0 == ":" }).count == 1, case .success(let parsed) = LANAddress.parse(argument: text) else { return .failure(.expected(key: "cli.expected.hubListen")) }
         return .success(HubListen(address: parsed.address, port: parsed.port))
     }
 }
