@@ -62,7 +62,11 @@ package final class SQLiteSyncHub: SyncHubHandling {
         var request = request
         while true {
             let current = request
-            let reply = try withStore { try $0.syncHubPull(current, credentialHash: hash, now: now) }
+            let reply = try withStore { store in
+                // The feed keeps its horizon (an index range; nothing to do on most requests).
+                try store.syncHubForget(now: now)
+                return try store.syncHubPull(current, credentialHash: hash, now: now)
+            }
             if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline { return reply }
             // Nothing for this device yet: wait from where this reply left off.
             request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,

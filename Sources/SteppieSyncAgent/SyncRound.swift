@@ -11,6 +11,7 @@ package enum SyncRound {
     package struct Outcome: Equatable, Sendable {
         package var pushed = 0
         package var pulled = 0
+        package init() {}
     }
 
     /// The hub client for a joined device, from what its store keeps.

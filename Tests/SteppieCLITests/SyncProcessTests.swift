@@ -11,16 +11,19 @@ final class SyncNode {
     var env: [String: String] { ["STEPPIE_SOCKET": h.directory + "/run/s.sock", "XDG_RUNTIME_DIR": h.directory + "/run"] }
 
     @discardableResult
-    func sh(_ script: String) -> BinaryHarness.Result { h.sh(script, env: env) }
+    func sh(_ script: String, now: String? = nil) -> BinaryHarness.Result {
+        h.sh(script, env: env.merging(now.map { ["STEPPIE_NOW": $0] } ?? [:]) { a, _ in a })
+    }
 
     /// Starts the service and waits until it answers on its socket.
-    func start(_ extra: [String] = []) throws {
+    func start(_ extra: [String] = [], now: String? = nil) throws {
         try FileManager.default.createDirectory(atPath: h.directory + "/run", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.removeItem(atPath: h.directory + "/serve.log")   // a restart's log is its own
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in env { environment[k] = v }
         environment["STEPPIE_DB"] = h.db
-        environment["STEPPIE_NOW"] = nil
+        environment["STEPPIE_NOW"] = now
         environment["LANG"] = "en_US.UTF-8"
         service = try SpawnedProcess(CLIHarness.binary, ["serve", "--output", "null", "--http", "none", "--locale", "en"] + extra,
                                      environment: environment, stdoutPath: h.directory + "/serve.log", stderrPath: h.directory + "/serve.log")
@@ -28,13 +31,16 @@ final class SyncNode {
         while Date() < deadline, sh("$S service status").status != 0 { usleep(50_000) }
     }
 
-    func stop() { service?.stop(SIGTERM) }
+    func stop() {
+        service?.stop(SIGTERM)
+        service = nil
+    }
 
     /// The hub's address and fingerprint, from its log.
     func hubAddress() -> (url: String, fingerprint: String)? {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if let line = log.split(separator: "\n").first(where: { $0.contains("sync hub on https://") }),
+            if let line = log.split(separator: "\n").last(where: { $0.contains("sync hub on https://") }),
                let url = line.split(separator: " ").first(where: { $0.hasPrefix("https://") }),
                let fp = line.split(separator: " ").last?.dropLast() {
                 return (String(url), String(fp))
@@ -116,5 +122,133 @@ final class SyncNode {
         #expect(school.h.query("SELECT pitch FROM children WHERE display_name = 'Mina'") == "70")
         #expect(school.h.query("SELECT json_extract(title, '$.en') || ' ' || sort_order FROM routines WHERE id = '\(routine)'") == "Shoes on 0")
         print("sync: three services converged \(String(format: "%.3f", sinceLast)) s after the last change")
+    }
+
+    /// POSTs `body` to the hub with `curl` (certificate not checked: a hostile peer) and returns
+    /// the HTTP status and body.
+    static func post(_ node: SyncNode, _ url: String, _ path: String, body: String, credential: String?) -> (status: Int, body: String) {
+        let file = node.h.directory + "/body-\(UUID().uuidString).json"
+        FileManager.default.createFile(atPath: file, contents: Data(body.utf8))
+        let auth = credential.map { "-H 'Authorization: Bearer \($0)'" } ?? ""
+        let r = node.h.sh("curl -sk -o $D/answer -w '%{http_code}' -X POST -H 'Content-Type: application/json' \(auth) --data-binary @\(file) \(url)\(path); echo; cat $D/answer")
+        let lines = r.out.split(separator: "\n", maxSplits: 1).map(String.init)
+        return (Int(lines.first ?? "") ?? -1, lines.count > 1 ? lines[1] : "")
+    }
+
+    @Test func hostilePeersAreRefusedWithTheHubsDataUnchanged() throws {
+        let hub = SyncNode(), home = SyncNode(), school = SyncNode()
+        defer { [hub, home, school].forEach { $0.stop() } }
+        #expect(hub.sh("$S init --child Mina --template morning").status == 0)
+        #expect(hub.sh("$S children add Joon").status == 0)
+        try hub.start(["--hub", "127.0.0.1:0"])
+        let (url, fingerprint) = try #require(hub.hubAddress(), "hub log: \(hub.log)")
+        let code = try #require(Self.code(hub.sh("$S sync invite --child Mina --json")))
+        #expect(home.sh("$S init --child Sora --template bedtime").status == 0)
+        #expect(home.sh("$S sync join \(url) --code \(code) --fingerprint \(fingerprint) --name home").status == 0)
+        let device = home.h.query("SELECT device_id FROM sync_state")
+        let credential = home.h.query("SELECT credential FROM sync_state")
+        let joon = hub.h.query("SELECT id FROM children WHERE display_name = 'Joon'")
+        let acked = Int(hub.h.query("SELECT acknowledged FROM sync_devices WHERE id = '\(device)'")) ?? -1
+        #expect(acked > 0)
+        let before = hub.tables() + hub.digest() + hub.h.query("SELECT COUNT(*), MAX(position) FROM sync_feed")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        func change(_ seq: Int, child: String, value: String) -> String {
+            """
+            {"protocolVersion":1,"device":"\(device)","sentAt":\(now),"entries":[{"seq":\(seq),"entry":{"change":{"child":"\(child)",
+            "entity":"child","field":"name","record":"\(child)","stamp":"\(String(format: "%015lld", now))-00000000-\(device)","value":"\(value)"}}}]}
+            """
+        }
+        // A wrong credential, and none.
+        #expect(Self.post(hub, url, "/sync/v1/push", body: change(acked + 1, child: joon, value: "X"), credential: String(repeating: "0", count: 64)).status == 401)
+        #expect(Self.post(hub, url, "/sync/v1/pull", body: "{}", credential: nil).status == 401)
+        // A child the device was not given.
+        let notGiven = Self.post(hub, url, "/sync/v1/push", body: change(acked + 1, child: joon, value: "X"), credential: credential)
+        #expect(notGiven.status == 409 && notGiven.body.contains("childNotGiven"), "\(notGiven)")
+        // A replayed push (numbers already acknowledged): acknowledged again, nothing applied.
+        let replay = Self.post(hub, url, "/sync/v1/push", body: change(1, child: joon, value: "X"), credential: credential)
+        #expect(replay.status == 200 && replay.body.contains("\"acknowledged\":\(acked)"), "\(replay)")
+        // A gap, malformed JSON, an oversized batch.
+        #expect(Self.post(hub, url, "/sync/v1/push", body: change(acked + 5, child: joon, value: "X"), credential: credential).body.contains("gap"))
+        #expect(Self.post(hub, url, "/sync/v1/push", body: "{\"protocolVersion\":1,\"entries\":[", credential: credential).status == 409)
+        #expect(Self.post(hub, url, "/sync/v1/push", body: String(repeating: " ", count: 3_000_000), credential: credential).status == 413)
+        // Codes guessed: after ten wrong ones even the right code waits.
+        let right = try #require(Self.code(hub.sh("$S sync invite --json")))
+        for guess in 0..<10 {
+            let r = Self.post(hub, url, "/sync/v1/join", body: """
+                {"protocolVersion":1,"code":"0000-00\(String(format: "%02d", guess))","deviceName":"x","device":"\(UUID().uuidString.lowercased())"}
+                """, credential: nil)
+            #expect(r.status == 401 || r.status == 409, "\(r)")
+        }
+        let locked = school.sh("$S sync join \(url) --code \(right) --fingerprint \(fingerprint)")
+        #expect(locked.status != 0 && locked.err.contains("too many wrong joining codes"), "\(locked.err)")
+        #expect(hub.tables() + hub.digest() + hub.h.query("SELECT COUNT(*), MAX(position) FROM sync_feed") == before)
+        // A removed device's credential stops working at once.
+        #expect(hub.sh("$S sync remove home").status == 0)
+        #expect(home.sh("$S sync now").err.contains("does not know this device"))
+    }
+
+    /// An instant as `STEPPIE_NOW` takes it, `seconds` from now.
+    static func instant(_ seconds: Double, from base: Date = Date()) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "Asia/Seoul")
+        return f.string(from: base.addingTimeInterval(seconds))
+    }
+
+    @Test func aDeviceTenMinutesAheadIsRefusedAndLosesNothingOnceItsClockIsRight() throws {
+        let hub = SyncNode(), device = SyncNode()
+        defer { hub.stop() }
+        #expect(hub.sh("$S init --child Mina --template morning").status == 0)
+        try hub.start(["--hub", "127.0.0.1:0"])
+        let (url, fingerprint) = try #require(hub.hubAddress(), "hub log: \(hub.log)")
+        let code = try #require(Self.code(hub.sh("$S sync invite --json")))
+        let ahead = Self.instant(600)
+        #expect(device.sh("$S init --child Sora --template bedtime", now: ahead).status == 0)
+        let joined = device.sh("$S sync join \(url) --code \(code) --fingerprint \(fingerprint)", now: ahead)
+        #expect(joined.status == 0 && joined.err.contains("ahead of the hub"), "\(joined.err)")
+        #expect(device.sh("$S complete --child Sora --no-service", now: ahead).status == 0)
+        let status = device.sh("$S sync status", now: ahead).out
+        #expect(status.contains("ahead of the hub") && !status.contains(": 0 changes waiting"), "\(status)")
+        #expect(hub.h.query("SELECT COUNT(*) FROM children WHERE display_name = 'Sora'") == "0")
+        // The clock put right: everything goes, stamped again, none of it in the future.
+        let now = device.sh("$S sync now --json")
+        #expect(now.status == 0, "\(now.err)")
+        #expect(device.h.query("SELECT COUNT(*) FROM sync_outbox") == "0")
+        #expect(hub.h.query("SELECT COUNT(*) FROM sync_events WHERE kind = 'press'") == "1")
+        #expect(hub.h.query("SELECT COUNT(*) FROM children WHERE display_name = 'Sora'") == "1")
+        let newest = hub.h.query("SELECT MAX(substr(stamp, 1, 15)) FROM sync_registers")
+        #expect((Int64(newest) ?? .max) <= Int64(Date().timeIntervalSince1970 * 1000) + 60_000, "newest stamp \(newest)")
+        #expect(Self.converge([hub, device]) != nil)
+    }
+
+    @Test func aDeviceAway200DaysGetsAFreshCopyAndNothingDeletedComesBack() throws {
+        let hub = SyncNode(), device = SyncNode()
+        defer { hub.stop() }
+        let start = Date().addingTimeInterval(-201 * 86_400)
+        let t0 = Self.instant(0, from: start), t1 = Self.instant(86_400, from: start), later = Self.instant(200 * 86_400, from: start)
+        #expect(hub.sh("$S init --child Mina --template morning", now: t0).status == 0)
+        try hub.start(["--hub", "127.0.0.1:0"], now: t0)
+        let (url, fingerprint) = try #require(hub.hubAddress(), "hub log: \(hub.log)")
+        let code = try #require(Self.code(hub.sh("$S sync invite --json", now: t0)))
+        #expect(device.sh("$S sync join \(url) --code \(code) --fingerprint \(fingerprint)", now: t0).status == 0)
+        let floss = hub.h.query("SELECT id FROM routines WHERE json_extract(title, '$.en') LIKE 'Brush%'")
+        #expect(!floss.isEmpty)
+        // The device renames it while away; the hub deletes it a day later; 200 days pass.
+        #expect(device.sh("$S routine edit \(floss) --title-en 'Teeth'", now: Self.instant(3_600, from: start)).status == 0)
+        #expect(hub.sh("$S routine delete \(floss)", now: t1).status == 0)
+        #expect(hub.sh("$S routine add --child Mina --title-en 'Stretch' --title-ko '스트레칭'", now: t1).status == 0)
+        hub.stop()
+        try hub.start(["--hub", "127.0.0.1:0"], now: later)
+        let (url2, _) = try #require(hub.hubAddress(), "hub log: \(hub.log)")
+        #expect(device.h.sh("sqlite3 \"$STEPPIE_DB\" \"UPDATE sync_state SET hub_url = '\(url2)'\"").status == 0)
+        let back = device.sh("$S sync now --json", now: later)
+        #expect(back.status == 0, "\(back.err)")
+        // The feed forgot those days: the device got a fresh copy; the delete holds everywhere.
+        #expect(Int(hub.h.query("SELECT forgotten_through FROM sync_state")) ?? 0 > 0)
+        for node in [hub, device] {
+            #expect(node.h.query("SELECT deleted_at IS NOT NULL FROM routines WHERE id = '\(floss)'") == "1")
+            #expect(node.h.query("SELECT COUNT(*) FROM routines WHERE json_extract(title, '$.en') = 'Stretch'") == "1")
+        }
+        #expect(device.digest() == hub.digest())
+        #expect(device.tables() == hub.tables())
     }
 }

@@ -53,8 +53,14 @@ enum SyncCommands {
               let fingerprint = c.invocation.value("--fingerprint") else { return Steppie.exitUsage }
         let name = c.invocation.value("--name") ?? ProcessInfo.processInfo.hostName
         let reply = try SyncRound.join(store, url: url, code: code, fingerprint: fingerprint, deviceName: name, clock: c.env.clock)
-        // The first exchange now, so the guardian sees at once whether it works.
-        let outcome = try SyncRound.now(store, clock: c.env.clock)
+        // The first exchange now, so the guardian sees at once whether it works (joined either way:
+        // a refused exchange, a clock that is off, waits safely and is said).
+        var outcome = SyncRound.Outcome()
+        do {
+            outcome = try SyncRound.now(store, clock: c.env.clock)
+        } catch {
+            c.console.error(c.text("cli.sync.firstExchangeFailed", ["reason": c.text(CatalogMessage(describing: error))]))
+        }
         if c.json {
             try c.printJSON(JoinJSON(hub: url, hubDevice: reply.hubDevice.text, children: reply.children,
                                      pushed: outcome.pushed, pulled: outcome.pulled))
@@ -146,6 +152,22 @@ enum SyncCommands {
         return 0
     }
 
+    /// `sync remove DEVICE` on the hub: the device (by name or id) is removed; its credential stops
+    /// working at once.
+    static func remove(_ c: Context) throws -> Int32 {
+        let store = try c.store()
+        guard let state = try store.syncState(), state.role == .hub else { throw SyncCommandError.notHub }
+        guard let selector = c.invocation.argument("DEVICE") else { return Steppie.exitUsage }
+        let devices = try store.syncHubDevices()
+        let matching = devices.filter { $0.id.text == selector.lowercased() || $0.name == selector }
+        guard matching.count == 1, let device = matching.first else {
+            throw matching.isEmpty ? SyncCommandError.noSuchDevice(selector) : SyncCommandError.deviceAmbiguous(selector)
+        }
+        try store.syncHubRemove(device: device.id)
+        c.console.print(c.text("cli.sync.removed", ["name": device.name, "device": device.id.text]))
+        return 0
+    }
+
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     static func stampText(_ ms: Int64, _ c: Context) -> String {
@@ -208,12 +230,18 @@ enum SyncCommandError: Error, Equatable, CatalogDescribable {
     case noIdentity
     /// `serve --hub` on a device that is joined to another hub.
     case joinedNotHub
+    /// `sync remove`: no joined device has that name or id.
+    case noSuchDevice(String)
+    /// `sync remove`: several devices have that name (use the id).
+    case deviceAmbiguous(String)
 
     var catalogMessage: CatalogMessage {
         switch self {
         case .notHub: CatalogMessage("sync.error.notHub")
         case .noIdentity: CatalogMessage("sync.error.noIdentity")
         case .joinedNotHub: CatalogMessage("sync.error.joinedNotHub")
+        case .noSuchDevice(let name): CatalogMessage("sync.error.noSuchDevice", ["device": .text(Validator.printable(name))])
+        case .deviceAmbiguous(let name): CatalogMessage("sync.error.deviceAmbiguous", ["device": .text(Validator.printable(name))])
         }
     }
 }

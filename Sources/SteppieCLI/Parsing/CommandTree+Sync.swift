@@ -20,6 +20,8 @@ extension CommandTree {
             CommandSpec("status", abstract: "cli.sync.status.abstract", options: [json], run: GuardianAccess.looking(SyncCommands.status)),
             CommandSpec("digest", abstract: "cli.sync.digest.abstract", options: [json], run: GuardianAccess.looking(SyncCommands.digest)),
             CommandSpec("leave", abstract: "cli.sync.leave.abstract", run: GuardianAccess.changing(SyncCommands.leave)),
+            CommandSpec("remove", abstract: "cli.sync.remove.abstract",
+                        positionals: [PositionalSpec("DEVICE", help: "cli.argument.syncDevice")], run: GuardianAccess.changing(SyncCommands.remove)),
         ]),
     ]
 }
