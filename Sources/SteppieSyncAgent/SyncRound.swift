@@ -3,6 +3,7 @@ import SteppieCore
 import SteppieStore
 import SteppieSync
 import SteppieSyncHTTP
+import Synchronization
 
 /// One device's exchanges with its hub as use cases shared by `steppie sync now`, the service's
 /// background sync and the tests: push what waits, pull what is new, join with a code.
@@ -34,6 +35,7 @@ package enum SyncRound {
         var pushed = 0
         while let request = try store.syncPushRequest(physical: milliseconds(clock)) {
             let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in try client.push(request) }
+            SyncFault.reached("push-answered")   // the hub took it; this device has not recorded that yet
             try store.syncPushed(reply, physical: milliseconds(clock))
             let taken = request.entries.filter { $0.seq <= reply.acknowledged }.count
             pushed += taken
@@ -51,6 +53,7 @@ package enum SyncRound {
         while true {
             let request = try store.syncPullRequest(physical: milliseconds(clock), waitMilliseconds: wait)
             let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in try client.pull(request) }
+            SyncFault.reached("pull-answered")   // the reply is here; nothing of it applied yet
             let applied = try store.syncPulled(reply, physical: milliseconds(clock))
             pulled += applied.changesTaken + applied.eventsTaken
             wait = 0
@@ -95,5 +98,20 @@ package enum SyncRound {
         try store.joinSyncHub(device: device, hubURL: address.description, fingerprint: fingerprint, hubDevice: reply.hubDevice,
                               credential: reply.credential, at: clock.now())
         return reply
+    }
+}
+
+/// Test-only fault injection for the crash tests (`SyncProcessTests`): with
+/// `STEPPIE_TEST_KILL_SYNC_AT=<point>` in its environment the process SIGKILLs itself the
+/// `STEPPIE_TEST_KILL_SYNC_AFTER`-th time (default the first) it reaches that point, as a power
+/// cut would stop it there. Read once; unset, nothing happens.
+enum SyncFault {
+    static let killAt = ProcessInfo.processInfo.environment["STEPPIE_TEST_KILL_SYNC_AT"]
+    static let after = ProcessInfo.processInfo.environment["STEPPIE_TEST_KILL_SYNC_AFTER"].flatMap(Int.init) ?? 1
+    static let count = Atomic<Int>(0)
+
+    static func reached(_ point: String) {
+        guard let killAt, killAt == point else { return }
+        if count.add(1, ordering: .relaxed).newValue >= after { kill(getpid(), SIGKILL) }
     }
 }

@@ -251,4 +251,50 @@ final class SyncNode {
         #expect(device.digest() == hub.digest())
         #expect(device.tables() == hub.tables())
     }
+
+    @Test func aDeviceKilledDuringAPushOrAPullAppliesNothingTwiceAndMissesNothing() throws {
+        let hub = SyncNode(), home = SyncNode(), school = SyncNode()
+        defer { hub.stop() }
+        #expect(hub.sh("$S init --child Mina --template morning").status == 0)
+        try hub.start(["--hub", "127.0.0.1:0"])
+        let (url, fingerprint) = try #require(hub.hubAddress(), "hub log: \(hub.log)")
+        // Home has five years of history: 6,000 entries and more, four pushes of at most 2,000.
+        #expect(home.sh("$S init --child Sora --template bedtime").status == 0)
+        #expect(home.h.sh("""
+            sqlite3 "$STEPPIE_DB" "WITH RECURSIVE d(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM d WHERE n < 2000)
+            INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at)
+            SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a'
+                || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))), date('2023-01-01', '+' || n || ' days'), r.id,
+                r.routine_set_id, 'completed', date('2023-01-01', '+' || n || ' days') || 'T20:00:00+09:00',
+                '2023-01-01T20:00:00+09:00', '2023-01-01T20:00:00+09:00' FROM d, routines r"
+            """).status == 0)
+        let logs = Int(home.h.query("SELECT COUNT(*) FROM daily_logs")) ?? 0
+        #expect(logs > 5_000)
+        let code = try #require(Self.code(hub.sh("$S sync invite --json")))
+        // Killed when the hub has taken the second push and before home has recorded that.
+        let killed = home.h.sh("$S sync join \(url) --code \(code) --fingerprint \(fingerprint)",
+                               env: home.env.merging(["STEPPIE_TEST_KILL_SYNC_AT": "push-answered", "STEPPIE_TEST_KILL_SYNC_AFTER": "2"]) { a, _ in a })
+        #expect(killed.status == 137, "\(killed.status) \(killed.err)")
+        let device = home.h.query("SELECT device_id FROM sync_state")
+        #expect(hub.h.query("SELECT acknowledged FROM sync_devices WHERE id = '\(device)'") == "4000")
+        #expect(home.h.query("SELECT MIN(seq) FROM sync_outbox") == "2001")   // home recorded the first push only
+        #expect(home.sh("$S sync now").status == 0)
+        let made = home.h.query("SELECT next_seq - 1 FROM sync_state")
+        #expect(hub.h.query("SELECT acknowledged FROM sync_devices WHERE id = '\(device)'") == made)
+        // Each of home's entries is in the hub's feed exactly once: resent, never applied twice.
+        #expect(hub.h.query("SELECT COUNT(*) FROM sync_feed WHERE origin = '\(device)'") == made)
+        #expect(hub.h.query("SELECT COUNT(*) FROM sync_events") == String(logs))
+
+        // School's first copy comes in pages; killed with the second page in hand, not applied.
+        let schoolCode = try #require(Self.code(hub.sh("$S sync invite --json")))
+        let cut = school.h.sh("$S sync join \(url) --code \(schoolCode) --fingerprint \(fingerprint)",
+                              env: school.env.merging(["STEPPIE_TEST_KILL_SYNC_AT": "pull-answered", "STEPPIE_TEST_KILL_SYNC_AFTER": "2"]) { a, _ in a })
+        #expect(cut.status == 137, "\(cut.status) \(cut.err)")
+        let partial = Int(school.h.query("SELECT COUNT(*) FROM sync_registers")) ?? 0
+        #expect(partial > 0 && school.h.query("SELECT copy_after IS NOT NULL FROM sync_state") == "1")
+        #expect(school.sh("$S sync now").status == 0)
+        #expect(school.h.query("SELECT COUNT(*) FROM sync_events") == String(logs))
+        #expect(school.digest() == hub.digest())
+        #expect(school.tables() == hub.tables())
+    }
 }
