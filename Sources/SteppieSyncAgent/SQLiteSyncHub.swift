@@ -4,6 +4,7 @@ import SteppieSecurity
 import SteppieStore
 import SteppieSync
 import SteppieSyncHTTP
+import Synchronization
 
 /// The household hub of `steppie serve --hub` (docs/sync.md): every request on its own
 /// connection thread opens its own store on the hub's database (SQLite serializes the writes), so
@@ -18,6 +19,7 @@ package final class SQLiteSyncHub: SyncHubHandling {
     package static let maxWaitMilliseconds = 25_000
     package static let pollMilliseconds = 200
     private let feedMoved = NSCondition()
+    private let stopping = Atomic<Bool>(false)
     private let log: @Sendable (CatalogMessage) -> Void
 
     package init(databasePath: String, timeZone: TimeZone, clock: any WallClock, log: @escaping @Sendable (CatalogMessage) -> Void) {
@@ -67,7 +69,8 @@ package final class SQLiteSyncHub: SyncHubHandling {
                 try store.syncHubForget(now: now)
                 return try store.syncHubPull(current, credentialHash: hash, now: now)
             }
-            if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline { return reply }
+            if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline
+                || stopping.load(ordering: .sequentiallyConsistent) { return reply }
             // Nothing for this device yet: wait from where this reply left off.
             request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
                                   cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
@@ -75,6 +78,14 @@ package final class SQLiteSyncHub: SyncHubHandling {
             _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(Self.pollMilliseconds) / 1000)))
             feedMoved.unlock()
         }
+    }
+
+    /// Answers every held pull now (the service is stopping: its server waits for them).
+    package func shutdown() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        feedMoved.lock()
+        feedMoved.broadcast()
+        feedMoved.unlock()
     }
 
     package func join(_ request: JoinRequest) throws(SyncRefusal) -> JoinReply {

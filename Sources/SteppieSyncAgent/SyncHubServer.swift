@@ -8,8 +8,10 @@ import SteppieTLS
 /// fingerprint the guardian already knows), answering only to the names of this machine.
 package final class SyncHubServer: Sendable {
     private let server: HTTPServer
+    private let hub: SQLiteSyncHub
 
-    package init(address: String, port: UInt16, identity: TLSIdentity, hostNames: [String], hub: any SyncHubHandling) {
+    package init(address: String, port: UInt16, identity: TLSIdentity, hostNames: [String], hub: SQLiteSyncHub) {
+        self.hub = hub
         let tls = HTTPServer.TLS(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
         var limits = HTTPServer.Limits()
         // A held pull keeps its connection: room for a household's devices, each pulling and pushing.
@@ -32,7 +34,11 @@ package final class SyncHubServer: Sendable {
             }
         }
     }
-    package func stop() { server.stop() }
+    /// Answers the held pulls, then stops the threads (which wait for their requests).
+    package func stop() {
+        hub.shutdown()
+        server.stop()
+    }
 }
 
 /// Why the hub's endpoint could not start.
