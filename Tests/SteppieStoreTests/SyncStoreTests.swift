@@ -13,6 +13,8 @@ final class SyncRig {
     let hubID = DeviceID(UUID())
     /// Milliseconds since 1970 on every clock of the rig (moved by hand).
     var physical: Int64
+    /// Entries per pull reply (small ones make a fresh copy come in many pages).
+    var pullLimit = SyncProtocol.maxBatchEntries
 
     init() throws {
         hub = try StoreFixture()
@@ -52,7 +54,7 @@ final class SyncRig {
         }
         while true {
             let request = try store.syncPullRequest(physical: physical)
-            switch try hub.store.syncHubPull(request, credentialHash: SyncRig.hash(index), now: physical) {
+            switch try hub.store.syncHubPull(request, credentialHash: SyncRig.hash(index), now: physical, limit: pullLimit) {
             case .success(let reply):
                 try store.syncPulled(reply, physical: physical)
                 if !reply.more { return }
@@ -270,5 +272,54 @@ final class SyncRig {
         try rig.join(home)
         let snapshot = try home.store.snapshot()
         #expect(throws: StoreError.restoreWhileJoined) { try home.store.replaceAll(with: snapshot) }
+    }
+
+    @Test func aCopyInSmallPagesBringsEveryRowWhateverOrderThePagesCameIn() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let mina = try home.childWithMorning("Mina")
+        let joon = try home.childWithMorning("Joon")
+        try home.store.createSet(childId: joon.id, template: .bedtime, at: home.now)
+        _ = try home.store.complete(childId: mina.id, day: home.today, at: home.now)
+        try rig.join(home)
+        try rig.sync(0)
+        rig.pullLimit = 7   // a routine's fields come pages before its set's (keys sort routine/… < routineSet/…)
+        try rig.join(school, children: [mina.id.lowercased, joon.id.lowercased])
+        try rig.sync(1)
+        for child in [mina.id, joon.id] {
+            let a = try home.store.today(childId: child, day: home.today), b = try school.store.today(childId: child, day: school.today)
+            #expect(b.items.map(\.routine.id) == a.items.map(\.routine.id))
+            #expect(b.items.map { $0.log?.status } == a.items.map { $0.log?.status })
+            let schoolSets = try school.store.sets(childId: child).map { "\($0.id) \($0.createdAt) \($0.isActive)" }
+            let homeSets = try home.store.sets(childId: child).map { "\($0.id) \($0.createdAt) \($0.isActive)" }
+            #expect(schoolSets.sorted() == homeSets.sorted())
+        }
+        #expect(try SyncRig.state(school.store) == SyncRig.state(rig.hub.store))
+    }
+
+    @Test func twoChildrenOfTheSameNameBothArriveAndTheHubRenamesTheLaterOne() throws {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let homeMina = try home.childWithMorning("Mina")
+        try rig.join(home)
+        try rig.sync(0)
+        rig.tick()
+        let schoolMina = try school.childWithMorning("mina")   // names compare without case
+        try rig.join(school, children: [homeMina.id.lowercased])
+        try rig.sync(1)
+        // Home gets the school's child too once the hub's guardian gives it.
+        try rig.hub.store.syncHubGrant(device: rig.ids[0], children: [homeMina.id.lowercased, schoolMina.id.lowercased])
+        try rig.syncAll()
+        for store in [home.store, school.store, rig.hub.store] {
+            let names = try store.children().map(\.displayName).sorted()
+            #expect(names == ["Mina", "mina (2)"], "\(names) \(store === home.store ? "home" : store === school.store ? "school" : "hub")")
+            #expect(try store.today(childId: schoolMina.id, day: school.today).items.count > 3)
+        }
+        #expect(try SyncRig.state(home.store) == SyncRig.state(rig.hub.store))
+        #expect(try SyncRig.state(school.store) == SyncRig.state(rig.hub.store))
+        let raw = try rig.hub.rawConnection()
+        #expect(try raw.queryFirst("SELECT reason FROM sync_conflicts WHERE reason LIKE 'renamed:%'") { $0.text(0) } == "renamed: mina → mina (2)")
     }
 }

@@ -13,6 +13,8 @@ extension Store {
         package var eventsTaken = 0
         /// Records that could not be shown in the tables (kept in the registers; `sync_conflicts`).
         package var conflicts = 0
+        /// Children whose row the tables could not take (a name another child has).
+        package var conflictedChildren: [String] = []
     }
 
     /// Applies entries inside the caller's write transaction.
@@ -61,7 +63,7 @@ extension Store {
                 """, [.integer(newest.wall), .integer(Int64(newest.counter)), .integer(newest.wall), .integer(newest.wall),
                       .integer(Int64(newest.counter))])
         }
-        applied.conflicts = try materialize(touched, physical: physical)
+        (applied.conflicts, applied.conflictedChildren) = try materialize(touched, physical: physical)
         try db.run("UPDATE sync_state SET applying = 0")
         return applied
     }
@@ -78,39 +80,63 @@ extension Store {
 
     /// Brings the tables to what the registers decide for the touched records, parents first,
     /// then every touched set's order, every touched child's active set and schedule, and the
-    /// touched days. A record the tables cannot take (a name another child already has) stays in
-    /// the registers and is noted in `sync_conflicts`; the rest goes on.
-    private func materialize(_ touched: Touched, physical: Int64) throws -> Int {
+    /// touched days. A row made now brings its own waiting records with it: a new child its sets,
+    /// a new set its routines, a new routine its days (a paged copy may bring a routine before its
+    /// set, or a child's rows before a name conflict about it is settled). A record the tables
+    /// cannot take (a name another child already has) stays in the registers and is noted in
+    /// `sync_conflicts` (`SyncApplied.conflictedChildren` names such children); the rest goes on.
+    private func materialize(_ touched: Touched, physical: Int64) throws -> (conflicts: Int, children: [String]) {
         var conflicts = 0
-        var sets = touched.records[.routineSet] ?? []
-        var children = touched.records[.child] ?? []
-        children.formUnion(touched.records[.schedule] ?? [])
+        var conflictedChildren: [String] = []
+        var rows = touched.records
+        var sets: Set<String> = rows[.routineSet] ?? []
+        var children = (rows[.child] ?? []).union(rows[.schedule] ?? [])
         var days = touched.days
-        func guarded(_ entity: SyncEntity, _ record: String, _ body: () throws -> Void) throws {
+        func guarded(_ entity: SyncEntity, _ record: String, row: Bool = false, _ body: () throws -> Void) throws {
             do {
                 try db.transaction(body)
             } catch let error as SQLiteError where error.isConstraintViolation {
                 conflicts += 1
+                if entity == .child && row { conflictedChildren.append(record) }
                 try db.run("INSERT INTO sync_conflicts (at, entity, record, reason) VALUES (?, ?, ?, ?)",
                            [.integer(physical), .text(entity.rawValue), .text(record), .text(error.message)])
             }
         }
-        for id in (touched.records[.child] ?? []).sorted() {
-            try guarded(.child, id) { try materializeRow(SyncColumns.children, id, physical: physical) }
+        func exists(_ table: String, _ id: String) throws -> Bool {
+            try db.queryFirst("SELECT 1 FROM \(table) WHERE id = ?", [.text(id)]) { _ in true } ?? false
         }
-        for id in (touched.records[.routineSet] ?? []).sorted() {
+        /// Records of `entity` whose register `field` names `owner`.
+        func records(_ entity: SyncEntity, _ field: String, _ owner: String) throws -> [String] {
+            try db.query("SELECT record FROM sync_registers WHERE entity = ? AND field = ? AND value = json_quote(?)",
+                         [.text(entity.rawValue), .text(field), .text(owner)]) { $0.text(0) }
+        }
+        // Children that waited for a name to be free (a conflict settled since) are tried again.
+        rows[.child, default: []].formUnion(try db.query("""
+            SELECT DISTINCT record FROM sync_conflicts WHERE entity = 'child' AND record NOT IN (SELECT id FROM children)
+            """) { $0.text(0) })
+        for id in (rows[.child] ?? []).sorted() {
+            let existed = try exists("children", id)
+            try guarded(.child, id, row: true) { try materializeRow(SyncColumns.children, id, physical: physical) }
+            if !existed, try exists("children", id) { rows[.routineSet, default: []].formUnion(try records(.routineSet, "child", id)) }
+        }
+        for id in (rows[.routineSet] ?? []).sorted() {
+            let existed = try exists("routine_sets", id)
             try guarded(.routineSet, id) { try materializeRow(SyncColumns.routineSets, id, physical: physical) }
             if let child = try registerChild(.routineSet, id) { children.insert(child) }
+            sets.insert(id)
+            if !existed, try exists("routine_sets", id) { rows[.routine, default: []].formUnion(try records(.routine, "set", id)) }
         }
-        for id in (touched.records[.routine] ?? []).sorted() {
+        for id in (rows[.routine] ?? []).sorted() {
             let before = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(id)]) { $0.text(0) }
             try guarded(.routine, id) { try materializeRow(SyncColumns.routines, id, physical: physical) }
             if let before { sets.insert(before) }
             if let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(id)], { $0.text(0) }) {
                 sets.insert(set)
-                // Days whose events came before the routine did.
-                for date in try db.query("SELECT DISTINCT date FROM sync_events WHERE routine = ?", [.text(id)], { $0.text(0) }) {
-                    days.insert(SyncView.DayKey(routine: id, date: date))
+                if before == nil {
+                    // A routine made now: the days whose events came before it did.
+                    for date in try db.query("SELECT DISTINCT date FROM sync_events WHERE routine = ?", [.text(id)], { $0.text(0) }) {
+                        days.insert(SyncView.DayKey(routine: id, date: date))
+                    }
                 }
             }
         }
@@ -127,7 +153,7 @@ extension Store {
         for day in days.sorted() {
             try guarded(.routine, day.routine) { try materializeDay(day) }
         }
-        return conflicts
+        return (conflicts, conflictedChildren)
     }
 
     /// The child a record belongs to, as its registers say.
@@ -325,6 +351,32 @@ extension Store {
                 ON CONFLICT (id) DO NOTHING
                 """, [.text(correction.event), .text(day.date), .text(day.routine), .bool(correction.done),
                       .optionalText(correction.previous?.rawValue), .text(correction.madeAt)])
+        }
+    }
+
+    /// On the hub: a child whose name another child already has (two devices each made a "Mina")
+    /// is renamed "Mina (2)" by the hub itself, a change with the hub's stamp that every device
+    /// takes, and its rows are made; the conflict and how it was settled are kept for the guardian.
+    func settleChildNameConflicts(_ ids: [String], physical: Int64) throws {
+        for id in ids {
+            guard let name = try db.queryFirst("SELECT value FROM sync_registers WHERE entity = 'child' AND record = ? AND field = 'name'",
+                                               [.text(id)], { SyncJSON.value($0.text(0))?.string }) ?? nil else { continue }
+            var n = 2
+            var candidate = name
+            repeat {
+                let suffix = " (\(n))"
+                candidate = String(name.prefix(60 - suffix.count)) + suffix
+                n += 1
+            } while try db.queryFirst("SELECT 1 FROM children WHERE display_name = ? COLLATE NOCASE AND archived_at IS NULL",
+                                      [.text(candidate)], { _ in true }) == true
+            try db.run("INSERT INTO sync_local_writes VALUES ('child', ?, ?, 'name', json_quote(?))", [.text(id), .text(id), .text(candidate)])
+            try db.run("INSERT INTO sync_conflicts (at, entity, record, reason) VALUES (?, 'child', ?, ?)",
+                       [.integer(physical), .text(id), .text("renamed: \(name) → \(candidate)")])
+            try db.run("UPDATE sync_state SET applying = 1")
+            var touched = Touched()
+            touched.records[.child] = [id]
+            _ = try materialize(touched, physical: physical)
+            try db.run("UPDATE sync_state SET applying = 0")
         }
     }
 }

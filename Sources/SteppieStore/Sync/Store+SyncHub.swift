@@ -156,11 +156,13 @@ extension Store {
                 }
             }
             // The triggers log nothing while applying: the feed gets the device's entries as sent.
-            _ = try applySyncEntries(fresh, physical: now)
+            let applied = try applySyncEntries(fresh, physical: now)
             for entry in fresh {
                 try db.run("INSERT INTO sync_feed (origin, child, taken_at, entry) VALUES (?, ?, ?, ?)",
                            [.text(request.device.text), .text(entry.child), .integer(now), .text(Self.json(entry))])
             }
+            // After the device's entries: the hub's own rename of a child whose name was taken.
+            try settleChildNameConflicts(applied.conflictedChildren, physical: now)
             try db.run("UPDATE sync_devices SET acknowledged = ?, children = ? WHERE id = ?",
                        [.integer(Int64(clamping: expected - 1)), .text(SyncJSON.text(.array(children.sorted().map(SyncValue.string)))),
                         .text(request.device.text)])
