@@ -135,6 +135,9 @@ public final class Store {
         do {
             return try db.transaction {
                 try checkFileIdentity()
+                // The sync triggers stamp with this store's clock (a no-op on a database that never synced).
+                let offset = SQLValue.integer(db.syncClockOffset)
+                try db.run("UPDATE sync_state SET clock_offset_ms = ? WHERE clock_offset_ms IS NOT ?", [offset, offset])
                 return try body()
             }
         } catch let e as SQLiteError { throw StoreError.sqlite(e) }

@@ -322,4 +322,32 @@ final class SyncRig {
         let raw = try rig.hub.rawConnection()
         #expect(try raw.queryFirst("SELECT reason FROM sync_conflicts WHERE reason LIKE 'renamed:%'") { $0.text(0) } == "renamed: mina → mina (2)")
     }
+
+    /// Runs the sqlite3 tool on a database (another program's write); its exit status.
+    static func sqlite3(_ path: String, _ sql: String) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [path, sql]
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    @Test func anotherProgramsWriteWorksAndIsLoggedWhenTheDatabaseSyncs() throws {
+        let alone = try StoreFixture()
+        let mina = try alone.childWithMorning()
+        #expect(try Self.sqlite3(alone.path, "UPDATE children SET display_name = 'Mina K' WHERE id = '\(mina.id.lowercased)'") == 0)
+        #expect(try alone.store.child(id: mina.id).displayName == "Mina K")
+
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture()
+        let joon = try home.childWithMorning("Joon")
+        try rig.join(home)
+        try rig.sync(0)
+        #expect(try Self.sqlite3(home.path, "UPDATE children SET pitch = 77 WHERE id = '\(joon.id.lowercased)'") == 0)
+        let push = try #require(try home.store.syncPushRequest(physical: rig.physical))
+        guard case .change(let change) = try #require(push.entries.first?.entry) else { Issue.record("not a change"); return }
+        #expect(change.field == "profile.pitch" && change.value == .int(77))
+    }
 }

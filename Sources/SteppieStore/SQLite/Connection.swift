@@ -11,9 +11,9 @@ public final class Connection {
     private var cache: [String: Statement] = [:]
     private var transactionDepth = 0
     public let path: String
-    /// The clock `steppie_sync_ms()` reads (the sync triggers' stamps): the system's unless the
-    /// store sets its own (a test's, or `STEPPIE_NOW`).
-    private let syncClock = SyncClockBox()
+    /// The clock the sync triggers stamp with, when the store has one of its own (a test's, or
+    /// `STEPPIE_NOW`); nil: the system's.
+    private var syncClock: (() -> Int64)?
 
     /// Opens (creating if needed) the database at `path` with the store's pragmas:
     /// WAL journal (unless `wal` is false: the store looks at a file before changing its journal),
@@ -34,7 +34,6 @@ public final class Connection {
         do {
             try check(sqlite3_busy_timeout(db, busyTimeoutMilliseconds))
             _ = csqlite_db_config_defensive(db, 1)
-            try defineSyncClock()
             try execute("PRAGMA foreign_keys = ON")
             if wal && !readOnly && path != ":memory:" {
                 try execute("PRAGMA journal_mode = WAL")
@@ -53,15 +52,12 @@ public final class Connection {
     }
 
     /// Sets the clock the sync triggers stamp with, in milliseconds since 1970.
-    func setSyncClock(_ now: @escaping () -> Int64) { syncClock.now = now }
+    func setSyncClock(_ now: @escaping () -> Int64) { syncClock = now }
 
-    /// `steppie_sync_ms()`: the milliseconds the sync triggers stamp with (Schema+V10).
-    private func defineSyncClock() throws {
-        let context = Unmanaged.passUnretained(syncClock).toOpaque()
-        try check(sqlite3_create_function_v2(handle, "steppie_sync_ms", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, context, { ctx, _, _ in
-            guard let ctx, let box = sqlite3_user_data(ctx) else { return }
-            sqlite3_result_int64(ctx, Unmanaged<SyncClockBox>.fromOpaque(box).takeUnretainedValue().now())
-        }, nil, nil, nil))
+    /// The sync clock minus the system's, in milliseconds (0 without a clock of the store's own).
+    var syncClockOffset: Int64 {
+        guard let syncClock else { return 0 }
+        return syncClock() - Int64((Date().timeIntervalSince1970 * 1000).rounded())
     }
 
     /// Runs one or more statements that return no rows.
@@ -144,9 +140,4 @@ public final class Connection {
             throw SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
         }
     }
-}
-
-/// The clock behind `steppie_sync_ms()`, owned by its connection (which outlives every call).
-final class SyncClockBox {
-    var now: () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 }

@@ -16,8 +16,8 @@ extension Schema {
     ///   took them, the joined devices (credential kept as a SHA-256 hash) and the joining codes.
     ///
     /// An edit is logged by the triggers in the edit's own transaction: nothing is synced that was
-    /// not committed, and nothing committed is missed. The stamp comes from `steppie_sync_ms()`,
-    /// the store's clock (a function every connection of ours defines).
+    /// not committed, and nothing committed is missed. The stamp's physical time is SQLite's `now`
+    /// moved by `clock_offset_ms`, which every store of ours sets to its own clock at each write.
     static var v10Sync: String {
         """
         CREATE TABLE sync_state (
@@ -39,6 +39,7 @@ extension Schema {
             last_contact INTEGER,
             last_offset_ms INTEGER,
             forgotten_through INTEGER NOT NULL DEFAULT 0,
+            clock_offset_ms INTEGER NOT NULL DEFAULT 0,
             joined_at TEXT NOT NULL CHECK (joined_at \(stampCheck)),
             CHECK (role = 'hub' OR (hub_url IS NOT NULL AND credential IS NOT NULL))
         ) STRICT;
@@ -129,6 +130,12 @@ extension Schema {
         """
     }
 
+    /// The physical clock of the triggers: SQLite's `now` (the same for every use within one
+    /// statement) in milliseconds, moved by the offset the writing store keeps in `sync_state`
+    /// (its clock minus the system's: a device whose routine clock is wrong stamps with it). Plain
+    /// SQL, so any program's write to a synced table (the sqlite3 tool) is logged too.
+    static let syncNow = "(CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER) + (SELECT clock_offset_ms FROM sync_state))"
+
     /// The hybrid clock's tick, and the stamp it gives, read from `sync_state`.
     static let syncTick = """
         UPDATE sync_state SET (clock_wall, clock_counter) = (SELECT
@@ -136,7 +143,7 @@ extension Schema {
                  WHEN sync_state.clock_counter >= 16777215 THEN sync_state.clock_wall + 1 ELSE sync_state.clock_wall END,
             CASE WHEN t.ms > sync_state.clock_wall THEN 0
                  WHEN sync_state.clock_counter >= 16777215 THEN 0 ELSE sync_state.clock_counter + 1 END
-            FROM (SELECT steppie_sync_ms() AS ms) AS t)
+            FROM (SELECT \(syncNow) AS ms) AS t)
         """
     static let syncStamp = "printf('%015d-%08x-%s', clock_wall, clock_counter, device_id)"
     static let syncLogging = "EXISTS (SELECT 1 FROM sync_state WHERE applying = 0)"
@@ -156,7 +163,7 @@ extension Schema {
                 ON CONFLICT (entity, record, field) WHERE seq IS NULL AND event_id IS NULL
                 DO UPDATE SET value = excluded.value, stamp = excluded.stamp, child = excluded.child;
             INSERT INTO sync_feed (origin, child, taken_at, entry)
-                SELECT device_id, NEW.child, steppie_sync_ms(), json_object('change', json_object('child', NEW.child,
+                SELECT device_id, NEW.child, \(syncNow), json_object('change', json_object('child', NEW.child,
                     'entity', NEW.entity, 'field', NEW.field, 'record', NEW.record, 'stamp', \(syncStamp), 'value', json(NEW.value)))
                 FROM sync_state WHERE role = 'hub';
         END;
@@ -172,7 +179,7 @@ extension Schema {
             INSERT INTO sync_outbox (child, stamp, event_id)
                 SELECT NEW.child, \(syncStamp), NEW.id FROM sync_state WHERE role = 'device';
             INSERT INTO sync_feed (origin, child, taken_at, entry)
-                SELECT device_id, NEW.child, steppie_sync_ms(), json_object('event', json_object('at', NEW.at, 'child', NEW.child,
+                SELECT device_id, NEW.child, \(syncNow), json_object('event', json_object('at', NEW.at, 'child', NEW.child,
                     'date', NEW.date, 'id', NEW.id, 'kind', NEW.kind, 'routine', NEW.routine, 'set', NEW.set_id,
                     'shownIcon', json(NEW.shown_icon), 'shownTitle', json(NEW.shown_title), 'stamp', \(syncStamp)))
                 FROM sync_state WHERE role = 'hub';

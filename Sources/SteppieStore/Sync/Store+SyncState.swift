@@ -58,8 +58,8 @@ extension Store {
     package func becomeSyncHub(device: DeviceID, at now: Date) throws {
         try write {
             guard try loadSyncState() == nil else { throw StoreError.syncAlreadyOn }
-            try db.run("INSERT INTO sync_state (id, role, device_id, joined_at) VALUES ('singleton', 'hub', ?, ?)",
-                       [.text(device.text), stamp(now)])
+            try db.run("INSERT INTO sync_state (id, role, device_id, joined_at, clock_offset_ms) VALUES ('singleton', 'hub', ?, ?, ?)",
+                       [.text(device.text), stamp(now), .integer(db.syncClockOffset)])
             try logEverything()
         }
     }
@@ -71,9 +71,10 @@ extension Store {
         try write {
             guard try loadSyncState() == nil else { throw StoreError.syncAlreadyOn }
             try db.run("""
-                INSERT INTO sync_state (id, role, device_id, hub_url, hub_fingerprint, hub_device_id, credential, joined_at)
-                VALUES ('singleton', 'device', ?, ?, ?, ?, ?, ?)
-                """, [.text(device.text), .text(hubURL), .text(fingerprint), .text(hubDevice.text), .text(credential), stamp(now)])
+                INSERT INTO sync_state (id, role, device_id, hub_url, hub_fingerprint, hub_device_id, credential, joined_at, clock_offset_ms)
+                VALUES ('singleton', 'device', ?, ?, ?, ?, ?, ?, ?)
+                """, [.text(device.text), .text(hubURL), .text(fingerprint), .text(hubDevice.text), .text(credential), stamp(now),
+                      .integer(db.syncClockOffset)])
             try logEverything()
         }
     }

@@ -1,0 +1,134 @@
+import Foundation
+import SteppieTestSupport
+import Testing
+
+/// Issue 27's randomized run against real processes: a hub and three devices, each a `steppie
+/// serve` with its own database, under seeded random presses, undos, corrections, title and order
+/// edits, deletes and restores, new sets, activations, schedules and profile changes, while
+/// devices are SIGKILLed and started again with clocks skewed up to ±3 minutes and the hub is
+/// SIGKILLed mid-run. At the end (clocks right, everything started): the same digest and the
+/// same tables everywhere, every event everywhere, and no deleted routine shown.
+@Suite(.serialized) struct SyncRandomProcessTests {
+    static let seed: UInt64 = ProcessInfo.processInfo.environment["STEPPIE_SYNC_SEED"].flatMap { UInt64($0) } ?? 20_261_203
+    static let operations = ProcessInfo.processInfo.environment["STEPPIE_SYNC_OPERATIONS"].flatMap { Int($0) } ?? 1_000
+
+    /// A free loopback port (the hub keeps the same one across its restarts).
+    static func freePort() -> UInt16? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return bound ? UInt16(bigEndian: addr.sin_port) : nil
+    }
+
+    @Test func aHubAndThreeDevicesConvergeUnderAThousandRandomOperations() throws {
+        var rng = SeededRandom(seed: Self.seed)
+        let hub = SyncNode()
+        let devices = [SyncNode(), SyncNode(), SyncNode()]
+        let nodes = [hub] + devices
+        defer { nodes.forEach { $0.stop() } }
+        var skews = [Double](repeating: 0, count: nodes.count)
+        func now(_ i: Int) -> String { SyncProcessTests.instant(skews[i]) }
+        let port = try #require(Self.freePort())
+        #expect(hub.sh("$S init --child Mina --template morning").status == 0)
+        #expect(hub.sh("$S children add Joon --template school").status == 0)
+        try hub.start(["--hub", "127.0.0.1:\(port)"])
+        let (url, fingerprint) = try #require(hub.hubAddress(), "hub log: \(hub.log)")
+        for (n, device) in devices.enumerated() {
+            let code = try #require(SyncProcessTests.code(hub.sh("$S sync invite --json")))
+            #expect(device.sh("$S sync join \(url) --code \(code) --fingerprint \(fingerprint) --name device\(n)").status == 0)
+            try device.start()
+        }
+        var events = 0, done = 0, restarts = 0
+        for _ in 0..<Self.operations {
+            let i = Int.random(in: 0..<nodes.count, using: &rng)
+            let node = nodes[i]
+            let child = Bool.random(using: &rng) ? "Mina" : "Joon"
+            let running = node.service != nil
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<3 where i > 0:
+                // A device dies and comes back, maybe with its clock off by up to 3 minutes.
+                node.service?.stop(SIGKILL)
+                node.service = nil
+                skews[i] = Bool.random(using: &rng) ? Double(Int.random(in: -180...180, using: &rng)) : 0
+                if Bool.random(using: &rng) { try node.start(now: now(i)) }
+                restarts += 1
+                continue
+            case 3 where i == 0:
+                hub.service?.stop(SIGKILL)
+                hub.service = nil
+                try hub.start(["--hub", "127.0.0.1:\(port)"])
+                restarts += 1
+                continue
+            case 4..<35:
+                let r = node.sh("$S complete --child \(child)\(running ? "" : " --no-service")", now: now(i))
+                if r.status == 0 { events += 1 }
+                continue
+            case 35..<43:
+                let r = node.sh("$S undo --child \(child)\(running ? "" : " --no-service")", now: now(i))
+                if r.status == 0 { events += 1 }
+                continue
+            default: break
+            }
+            // A guardian's edit: on a routine or set of this node's own database.
+            let routines = node.h.query("""
+                SELECT r.id FROM routines r JOIN routine_sets s ON s.id = r.routine_set_id JOIN children c ON c.id = s.child_id
+                WHERE c.display_name = '\(child)' ORDER BY r.id
+                """).split(separator: "\n").map(String.init)
+            let sets = node.h.query("""
+                SELECT s.id FROM routine_sets s JOIN children c ON c.id = s.child_id WHERE c.display_name = '\(child)'
+                AND s.deleted_at IS NULL ORDER BY s.id
+                """).split(separator: "\n").map(String.init)
+            guard let routine = routines.randomElement(using: &rng), let set = sets.randomElement(using: &rng) else { continue }
+            let command: String
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: command = "history set --child \(child) --json \(SyncProcessTests.instant(skews[i]).prefix(10)) \(routine) \(Bool.random(using: &rng) ? "done" : "not-done")"
+            case 1: command = "routine edit \(routine) --title-en 'Task \(Int.random(in: 0..<1000, using: &rng))'"
+            case 2: command = "routine move \(routine) --to \(Int.random(in: 1...4, using: &rng))"
+            case 3: command = "routine delete \(routine)"
+            case 4: command = "routine restore \(routine)"
+            case 5: command = "set activate \(set)"
+            case 6: command = "set create --child \(child) --template \(["morning", "school", "bedtime"].randomElement(using: &rng) ?? "school")"
+            case 7: command = "profile set --child \(child) --pitch \(Int.random(in: 0...99, using: &rng))"
+            case 8: command = "schedule set --child \(child) --set \(set) --days \(["mon", "tue", "wed", "sat"].randomElement(using: &rng) ?? "mon") --from \(String(format: "%02d", Int.random(in: 6...20, using: &rng))):00"
+            default: command = "routine edit \(routine) --icon \(["toothbrush", "shirt", "bowl", "backpack"].randomElement(using: &rng) ?? "shirt")"
+            }
+            let r = node.sh("$S " + command, now: now(i))
+            if r.status == 0 {
+                done += 1
+                if command.hasPrefix("history set"), r.out.contains("\"changed\" : true") { events += 1 }
+            }
+        }
+        // Clocks right, everything running: everything converges.
+        for (i, node) in nodes.enumerated() where i > 0 {
+            skews[i] = 0
+            node.stop()
+            try node.start()
+        }
+        let took = SyncProcessTests.converge(nodes, timeout: 60)
+        #expect(took != nil, "digests: \(nodes.map { $0.digest() })")
+        let tables = hub.tables()
+        for device in devices {
+            let mine = device.tables()
+            let differ = Set(mine.split(separator: "\n")).symmetricDifference(tables.split(separator: "\n")).sorted()
+            #expect(mine == tables, "differ: \(differ.prefix(6))")
+        }
+        #expect(hub.h.query("SELECT COUNT(*) FROM sync_events") == String(events), "every press, undo and correction, everywhere")
+        for device in devices { #expect(device.h.query("SELECT COUNT(*) FROM sync_outbox") == "0") }
+        // No routine whose last word is "deleted" is shown anywhere.
+        let deleted = hub.h.query("SELECT record FROM sync_registers WHERE entity = 'routine' AND field = 'deleted' AND value = 'true'")
+            .split(separator: "\n").map(String.init)
+        for node in nodes {
+            for id in deleted { #expect(node.h.query("SELECT deleted_at IS NOT NULL FROM routines WHERE id = '\(id)'") == "1") }
+            #expect(node.h.query("PRAGMA integrity_check") == "ok")
+        }
+        #expect(done > Self.operations / 4 && events > Self.operations / 5, "\(done) edits and \(events) events taken")
+        print("sync random run: \(Self.operations) operations, \(done) edits, \(events) events, \(restarts) restarts, converged in \(took ?? -1) s")
+    }
+}
