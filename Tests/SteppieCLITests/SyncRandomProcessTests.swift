@@ -128,7 +128,7 @@ import Testing
             for id in deleted { #expect(node.h.query("SELECT deleted_at IS NOT NULL FROM routines WHERE id = '\(id)'") == "1") }
             #expect(node.h.query("PRAGMA integrity_check") == "ok")
         }
-        #expect(done > Self.operations / 4 && events > Self.operations / 5, "\(done) edits and \(events) events taken")
+        #expect(done > Self.operations / 4 && events > Self.operations / 10, "\(done) edits and \(events) events taken")
         print("sync random run: \(Self.operations) operations, \(done) edits, \(events) events, \(restarts) restarts, converged in \(took ?? -1) s")
     }
 }
