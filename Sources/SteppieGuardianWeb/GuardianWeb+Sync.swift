@@ -93,7 +93,7 @@ extension GuardianWeb {
         let pending = try r.store.syncPendingCount()
         var h: HTML = "<section data-sync=\"device\" aria-labelledby=\"sync-dev-h\"><h2 id=\"sync-dev-h\">\(r.t("web.sync.device.title"))</h2><dl class=\"facts\">"
         h += "<dt>\(r.t("web.field.hubURL"))</dt><dd data-hub-url=\"\(state.hubURL ?? "")\">\(state.hubURL ?? "-")</dd>"
-        h += "<dt>\(r.t("web.field.fingerprint"))</dt><dd class=\"fingerprint\">\(state.hubFingerprint ?? "-")</dd>"
+        h += "<dt>\(r.t("web.field.fingerprint"))</dt><dd class=\"fingerprint\" data-fingerprint=\"\(state.hubFingerprint ?? "")\">\(fingerprintPairs(state.hubFingerprint ?? "-"))</dd>"
         h += "<dt>\(r.t("web.sync.pending"))</dt><dd data-pending=\"\(pending)\">\(r.t("web.sync.pendingCount", ["count": String(pending)]))</dd>"
         h += "<dt>\(r.t("web.sync.lastContact"))</dt><dd data-last-contact>\(syncStamp(r, state.lastContact))</dd>"
         h += "<dt>\(r.t("web.sync.offset"))</dt><dd>\(syncOffset(r, state.lastOffsetMilliseconds))</dd></dl>"
@@ -131,22 +131,24 @@ extension GuardianWeb {
         let children = try r.store.children()
         var names: [String: String] = [:]
         for child in try r.store.children(includeArchived: true) { names[child.id.lowercased] = child.displayName }
-        var h: HTML = "<section data-sync=\"hub\" aria-labelledby=\"sync-hub-h\"><h2 id=\"sync-hub-h\">\(r.t("web.sync.hub.title"))</h2>"
-        h += "<p>\(r.t("web.sync.hub.intro"))</p><dl class=\"facts\">"
-        h += "<dt>\(r.t("web.sync.hub.device"))</dt><dd data-hub-device=\"\(state.device.text)\">\(state.device.text)</dd>"
-        h += "<dt>\(r.t("web.field.fingerprint"))</dt><dd class=\"fingerprint\" data-fingerprint=\"\(fingerprint ?? "")\">\(fingerprint ?? r.say(SyncInvitationError.noIdentity.catalogMessage))</dd></dl></section>"
-
-        h += "<section aria-labelledby=\"sync-invite-h\"><h2 id=\"sync-invite-h\">\(r.t("web.sync.invite.title"))</h2>"
+        var h: HTML = ""
+        // A code just made comes first: a small screen shows it without scrolling.
         if case .invitation(let invitation, let given) = extra {
             h += """
-            <div class="code-shown" data-invitation><p>\(r.t("web.sync.invite.code"))</p>
+            <div class="code-shown" data-invitation role="status"><p>\(r.t("web.sync.invite.code"))</p>
             <p class="code" data-code="\(invitation.code)">\(invitation.code)</p>
             <p>\(r.t("web.sync.invite.expires", ["time": r.dateTime(Date(timeIntervalSince1970: Double(invitation.expiresAt) / 1000)), "minutes": String(SyncInvitation.validMinutes)]))</p>
             <p>\(r.t("web.sync.invite.children", ["children": given.isEmpty ? r.t("web.sync.invite.everyChild") : given.joined(separator: ", ")]))</p>
-            <p>\(r.t("web.sync.invite.fingerprint"))</p><p class="fingerprint" data-fingerprint="\(invitation.fingerprint)">\(invitation.fingerprint)</p>
+            <p>\(r.t("web.sync.invite.fingerprint"))</p><p class="fingerprint" data-fingerprint="\(invitation.fingerprint)">\(fingerprintPairs(invitation.fingerprint))</p>
             <p>\(r.t("web.sync.invite.once"))</p></div>
             """
         }
+        h += "<section data-sync=\"hub\" aria-labelledby=\"sync-hub-h\"><h2 id=\"sync-hub-h\">\(r.t("web.sync.hub.title"))</h2>"
+        h += "<p>\(r.t("web.sync.hub.intro"))</p><dl class=\"facts\">"
+        h += "<dt>\(r.t("web.sync.hub.device"))</dt><dd data-hub-device=\"\(state.device.text)\">\(state.device.text)</dd>"
+        h += "<dt>\(r.t("web.field.fingerprint"))</dt><dd class=\"fingerprint\" data-fingerprint=\"\(fingerprint ?? "")\">\(fingerprint.map(fingerprintPairs) ?? HTML(escaping: r.say(SyncInvitationError.noIdentity.catalogMessage)))</dd></dl></section>"
+
+        h += "<section aria-labelledby=\"sync-invite-h\"><h2 id=\"sync-invite-h\">\(r.t("web.sync.invite.title"))</h2>"
         h += "<form method=\"post\" action=\"/guardian/sync/invite\" data-form=\"sync-invite\">\(r.csrf)"
         h += "<fieldset><legend>\(r.t("web.sync.invite.choose"))</legend>"
         if children.isEmpty { h += "<p>\(r.t("web.children.none"))</p>" }
@@ -213,13 +215,19 @@ extension GuardianWeb {
 
     private func syncOffset(_ r: Request, _ milliseconds: Int64?) -> String {
         guard let milliseconds else { return "-" }
-        return r.t("web.sync.offsetSeconds", ["seconds": String(format: "%+.1f", Double(milliseconds) / 1000)])
+        let seconds = (Double(milliseconds) / 100).rounded() / 10
+        return r.t("web.sync.offsetSeconds", ["seconds": seconds == 0 ? "0.0" : String(format: "%+.1f", seconds)])
     }
 
     /// A clock more than a minute off the hub's: said before the hub refuses it (at 5 minutes).
     private func syncOffsetWarning(_ r: Request, _ milliseconds: Int64?) -> HTML {
         guard let milliseconds, abs(milliseconds) > 60_000 else { return "" }
         return "<p class=\"warning\" data-clock-warning>\(r.t("web.sync.offsetWarning", ["seconds": String(abs(milliseconds) / 1000)]))</p>"
+    }
+
+    /// A fingerprint that breaks only between its pairs on a narrow screen.
+    private func fingerprintPairs(_ text: String) -> HTML {
+        text.split(separator: ":", omittingEmptySubsequences: false).map { HTML(escaping: $0) }.joined(separator: ":<wbr>")
     }
 
     private func refusalName(_ refusal: SyncRefusal) -> String {

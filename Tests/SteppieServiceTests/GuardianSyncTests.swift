@@ -74,7 +74,7 @@ struct GuardianSyncTests {
         let (cookie, csrf) = try f.signIn()
         var page = f.get("/guardian/sync", cookie: cookie)
         #expect(page.status == 200 && page.text.contains("data-sync=\"device\"") && page.text.contains("data-hub-url=\"\(Self.deadHub)\""))
-        #expect(page.text.contains(Self.fingerprint) && page.text.contains("data-pending=\"\(pending)\""))
+        #expect(page.text.contains("data-fingerprint=\"\(Self.fingerprint)\"") && page.text.contains("data-pending=\"\(pending)\""))
         #expect(!page.text.contains("data-clock-warning") && !page.text.contains("data-refusal"))
         #expect(page.text.contains("data-conflicts=\"none\""))
 

@@ -44,9 +44,9 @@ def sign_in(d, s, lang):
     tap_and_load(d, 'button[data-pad="enter"]', "home", 10)
 
 
-def check_state(d, name, locale, problems):
-    """axe and a screenshot of the page as it is, at each size (the page is loaded again at each
-    size only for a GET; a POST's answer is looked at as it came)."""
+def check_state(d, name, locale, problems, focus=None):
+    """axe and a screenshot of the page as it is, at each size (a POST's answer is looked at as
+    it came); `focus`: the part the screenshot shows (else the top of the page)."""
     for w, h in SIZES_HERE:
         fit_viewport(d, w, h)
         bad = axe.serious(axe.run(d))
@@ -55,7 +55,10 @@ def check_state(d, name, locale, problems):
         assert d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth"), \
             f"{name}: sideways scrolling at {w}px"
         os.makedirs(ARTIFACTS, exist_ok=True)
-        d.execute_script("window.scrollTo(0, 0)")
+        if focus:
+            d.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", focus)
+        else:
+            d.execute_script("window.scrollTo(0, 0)")
         d.save_screenshot(os.path.join(ARTIFACTS, f"sync-{name}-{locale}-{w}x{h}.png"))
     fit_viewport(d, 1280, 800)
 
@@ -110,17 +113,20 @@ def test_a_device_joins_on_its_page_with_a_code_made_on_the_hubs_page_and_is_rem
     assert fingerprint in text_of(d, "main")
     assert d.find_elements(By.CSS_SELECTOR, 'p.notice[role="status"]')
     check_state(d, "device", locale, problems)
+    check_state(d, "device-lower", locale, problems, focus='form[data-form="sync-leave"]')
 
-    # The hub's page lists it, with Ruby; remove it (asked first).
+    # The hub's page lists it with Ruby (given) and Mina (its own, taken with its first push);
+    # remove it (asked first).
     h.get(f"{hub.base}/guardian/sync")
     wait_screen(h, "sync")
     cards = h.find_elements(By.CSS_SELECTOR, "li[data-device-id]")
     assert len(cards) == 1 and "Kitchen" in cards[0].text and "Ruby" in cards[0].text, [c.text for c in cards]
-    assert "Mina" not in cards[0].text
-    check_state(h, "hub-device", locale, problems)
+    assert "Mina" in cards[0].text
+    assert int(cards[0].find_element(By.CSS_SELECTOR, "[data-acknowledged]").get_attribute("data-acknowledged")) > 0
+    check_state(h, "hub-device", locale, problems, focus="li[data-device-id]")
     tap_and_load(h, 'form[data-form="sync-remove"] button[type="submit"]', "sync")
     assert h.find_elements(By.CSS_SELECTOR, '[data-confirm="remove"]')
-    check_state(h, "hub-remove-confirm", locale, problems)
+    check_state(h, "hub-remove-confirm", locale, problems, focus='[data-confirm="remove"]')
     tap_and_load(h, 'form[data-form="sync-remove-confirm"] button[type="submit"]', "sync")
     assert h.find_elements(By.CSS_SELECTOR, '[data-devices="none"]')
     assert hub.query("SELECT COUNT(*) FROM sync_devices")[0][0] == 0
@@ -137,7 +143,7 @@ def test_a_device_joins_on_its_page_with_a_code_made_on_the_hubs_page_and_is_rem
     wait_screen(d, "sync")
     assert d.find_element(By.CSS_SELECTOR, "[data-refusal]").get_attribute("data-refusal") == "unknownDevice"
     tap_and_load(d, 'form[data-form="sync-leave"] button[type="submit"]', "sync")
-    check_state(d, "device-leave-confirm", locale, problems)
+    check_state(d, "device-leave-confirm", locale, problems, focus='[data-confirm="leave"]')
     tap_and_load(d, 'form[data-form="sync-leave-confirm"] button[type="submit"]', "sync")
     assert d.find_elements(By.CSS_SELECTOR, '[data-sync="off"]')
     assert not problems, "\n".join(problems)
