@@ -113,6 +113,10 @@ def test_a_device_joins_on_its_page_with_a_code_made_on_the_hubs_page_and_is_rem
     assert fingerprint in text_of(d, "main")
     assert d.find_elements(By.CSS_SELECTOR, 'p.notice[role="status"]')
     check_state(d, "device", locale, problems)
+    # Joined on the page while the service runs: its background sync takes over (a press here
+    # reaches the hub without "Sync now").
+    device.cli("complete", "--child", "Mina")
+    hub.wait_db("the press on the hub", lambda: hub.completed() == 1, deadline=5.0)
     check_state(d, "device-lower", locale, problems, focus='form[data-form="sync-leave"]')
 
     # The hub's page lists it with Ruby (given) and Mina (its own, taken with its first push);
