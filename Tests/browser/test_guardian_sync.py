@@ -151,3 +151,55 @@ def test_a_device_joins_on_its_page_with_a_code_made_on_the_hubs_page_and_is_rem
     tap_and_load(d, 'form[data-form="sync-leave-confirm"] button[type="submit"]', "sync")
     assert d.find_elements(By.CSS_SELECTOR, '[data-sync="off"]')
     assert not problems, "\n".join(problems)
+
+
+def test_joining_a_hub_that_never_answers_is_said_within_15_seconds_and_joins_nothing(make_steppie, browsers):
+    """A "hub" that takes the connection and then says nothing (a hung machine): the page's own
+    deadlines end the join; the guardian reads why, the device stays off and the form keeps the
+    address."""
+    import socket
+    import threading
+    silent = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    held = []
+    stop = threading.Event()
+
+    def accept():
+        silent.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(silent.accept()[0])
+            except OSError:
+                pass
+    threading.Thread(target=accept, daemon=True).start()
+    url = f"https://127.0.0.1:{silent.getsockname()[1]}"
+    try:
+        device = make_steppie(locale="en")
+        device.set_pin(PIN)
+        device.start()
+        d = browsers()
+        sign_in(d, device, "en")
+        d.get(f"{device.base}/guardian/sync")
+        wait_screen(d, "sync")
+        form = d.find_element(By.CSS_SELECTOR, 'form[data-form="sync-join"]')
+        form.find_element(By.NAME, "hubURL").send_keys(url)
+        form.find_element(By.NAME, "joinCode").send_keys("1234-5678")
+        form.find_element(By.NAME, "fingerprint").send_keys(":".join(["AB"] * 32))
+        started = time.monotonic()
+        tap_and_load(d, 'form[data-form="sync-join"] button[type="submit"]', "sync", 30)
+        took = time.monotonic() - started
+        assert took < 15, took
+        alert = text_of(d, '[role="alert"]')
+        assert "did not finish the secure connection in time" in alert or "did not answer in time" in alert, alert
+        assert d.find_elements(By.CSS_SELECTOR, '[data-sync="off"]')
+        assert d.find_element(By.NAME, "hubURL").get_attribute("value") == url
+        assert device.query("SELECT COUNT(*) FROM sync_state")[0][0] == 0
+        # The other pages were only held for that time: the home page answers at once now.
+        d.get(f"{device.base}/guardian/")
+        wait_screen(d, "home")
+    finally:
+        stop.set()
+        for c in held:
+            c.close()
+        silent.close()
