@@ -70,7 +70,8 @@ let swiftTargets: [Target] = [
     // The guardian pages: a `WebRequest` answered with a `WebResponse`, every page built as `HTML`
     // (interpolations escaped unless already HTML), on their own store connection.
     .target(name: "SteppieGuardianWeb",
-            dependencies: ["SteppieCore", "SteppieStore", "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieFiles"]),
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieFiles",
+                           "SteppieSync", "SteppieSyncHTTP", "SteppieSyncAgent"]),
     // `steppie serve`: the long-running engine, its control socket and systemd notification, and
     // the kiosk's route tables handed to SteppieHTTP.
     .target(name: "SteppieService",
@@ -116,7 +117,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),
     .testTarget(name: "SteppieServiceTests",
                 dependencies: ["SteppieService", "SteppieGuardianWeb", "SteppieChildMode", "SteppieFeedback", "SteppieStore", "SteppieCore", "SteppieBackup", "SteppieTestSupport",
-                               "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "CGnuTLS"],
+                               "SteppieSecurity", "SteppieLocalization", "SteppieTLS", "SteppieFiles", "SteppieSync", "CGnuTLS"],
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport",

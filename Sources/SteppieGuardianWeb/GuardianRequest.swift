@@ -103,6 +103,7 @@ extension GuardianWeb {
             if let session, !setup {
                 let items: [(String, String, String)] = [("/guardian/", "web.nav.children", "home"),
                                                          ("/guardian/backup", "web.nav.backup", "backup"),
+                                                         ("/guardian/sync", "web.nav.sync", "sync"),
                                                          ("/guardian/l10n", "web.nav.l10n", "l10n")]
                 let path = "/" + web.path.joined(separator: "/")
                 page.nav = HTMLPage.Nav(

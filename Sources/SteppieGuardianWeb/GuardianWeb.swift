@@ -198,6 +198,7 @@ public final class GuardianWeb: Sendable {
         case ("POST", 1, "kiosk"): return saveKioskSettings(&r)
         case (_, _, "setup"): return setupSignedIn(&r, path: path)
         case ("GET", 1, "l10n"): return l10nPage(r)
+        case (_, _, "sync"): return syncAction(&r, path: path)
         case ("GET", 2, "photos"): return photo(r, name: path[1])
         case ("POST", 2, "l10n") where path[1] == "play": return l10nPlay(r)
         case (_, 3, "child"):

@@ -11,11 +11,14 @@ import Synchronization
 /// long-polls the hub's feed and applies what comes (the child's screen follows the database).
 /// Each thread owns its own store. A press never waits for either: they only read and write the
 /// database like any other process. When the hub is away, each retries with backoff up to
-/// `maxBackoffSeconds`; a refusal is kept for the status page and said once in the log.
+/// `maxBackoffSeconds`; a refusal is kept for the status page and said once in the log. A
+/// service whose device does not sync (yet) looks every `idleCheckSeconds` whether it joined
+/// (the guardian's sync page, `steppie sync join`), so it syncs from then on without a restart.
 package final class SyncAgent: Sendable {
     package static let pushCheckMilliseconds = 250
     package static let pullWaitMilliseconds = 20_000
     package static let maxBackoffSeconds = 60.0
+    package static let idleCheckSeconds = 1.0
 
     private let databasePath: String
     private let timeZone: TimeZone
@@ -70,7 +73,11 @@ package final class SyncAgent: Sendable {
                 let clock = self.clock
                 if store == nil { current.setSyncClock { clock.now() } }
                 store = current
-                guard let state = try current.syncState(), state.role == .device else { return }   // left the hub
+                guard let state = try current.syncState(), state.role == .device else {
+                    // Not joined (yet, or it left the hub): look again shortly.
+                    pause(seconds: Self.idleCheckSeconds)
+                    continue
+                }
                 let client = try SyncRound.client(state)
                 if push, try current.syncPendingCount() == 0 {
                     pause(seconds: Double(Self.pushCheckMilliseconds) / 1000)

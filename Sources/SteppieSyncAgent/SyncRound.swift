@@ -76,10 +76,15 @@ package enum SyncRound {
         }
     }
 
+    /// The waits of an exchange a guardian waits for on a page (join, "Sync now"): a hub that is
+    /// away or silent is said within about 15 s, never the background's 30 s request.
+    package static let pageTimeouts = SyncHTTPSClient.Timeouts(connectMilliseconds: 5_000, handshakeMilliseconds: 5_000,
+                                                               requestMilliseconds: 10_000)
+
     /// Push then pull: what `steppie sync now` does.
-    package static func now(_ store: Store, clock: any WallClock) throws -> Outcome {
+    package static func now(_ store: Store, clock: any WallClock, timeouts: SyncHTTPSClient.Timeouts = .init()) throws -> Outcome {
         guard let state = try store.syncState(), state.role == .device else { throw StoreError.syncOff }
-        let client = try client(state)
+        let client = try client(state, timeouts: timeouts)
         var outcome = Outcome()
         outcome.pushed = try push(store, client, clock: clock)
         outcome.pulled = try pull(store, client, clock: clock)
@@ -89,11 +94,11 @@ package enum SyncRound {
     /// Joins the hub at `url` with the code its guardian was shown, after checking the hub's
     /// certificate against `fingerprint`; this device's rows then wait to be pushed.
     package static func join(_ store: Store, url: String, code: String, fingerprint: String, deviceName: String,
-                             clock: any WallClock) throws -> JoinReply {
+                             clock: any WallClock, timeouts: SyncHTTPSClient.Timeouts = .init()) throws -> JoinReply {
         guard try store.syncState() == nil else { throw StoreError.syncAlreadyOn }
         guard let address = HubAddress(url) else { throw SyncTransportError.invalidAddress(url) }
         let device = DeviceID(UUID())
-        let client = SyncHubClient(transport: SyncHTTPSClient(hub: address, fingerprint: fingerprint), credential: nil)
+        let client = SyncHubClient(transport: SyncHTTPSClient(hub: address, fingerprint: fingerprint, timeouts: timeouts), credential: nil)
         let reply = try client.join(JoinRequest(code: code, deviceName: deviceName, device: device))
         try store.joinSyncHub(device: device, hubURL: address.description, fingerprint: fingerprint, hubDevice: reply.hubDevice,
                               credential: reply.credential, at: clock.now())

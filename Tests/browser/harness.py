@@ -52,7 +52,7 @@ def free_port():
 class Steppie:
     """One child's database and one `steppie serve` on a fixed loopback port."""
 
-    def __init__(self, locale="en", undo_seconds=10, tz="Asia/Seoul", empty=False):
+    def __init__(self, locale="en", undo_seconds=10, tz="Asia/Seoul", empty=False, child="Mina"):
         self.dir = tempfile.mkdtemp(prefix="steppie-browser-")
         self.db = os.path.join(self.dir, "steppie.db")
         self.env = dict(os.environ, STEPPIE_DB=self.db,
@@ -65,8 +65,8 @@ class Steppie:
         self.serve_args = []  # more options for `steppie serve` (e.g. --guardian-lan)
         self.wait_for_children = not empty  # ready when a child's page is printed, else when it listens
         if not empty:  # empty: a new device, no database yet (the first run)
-            self.cli("init", "--child", "Mina")
-            self.cli("profile", "set", "--child", "Mina", "--child-locale", locale,
+            self.cli("init", "--child", child)
+            self.cli("profile", "set", "--child", child, "--child-locale", locale,
                      "--undo", str(undo_seconds))
 
     def cli(self, *args):

@@ -75,7 +75,8 @@ enum ServiceCommands {
             log(CatalogMessage("service.log.hub", ["url": .text("https://\(shown):\(server.port)"), "fingerprint": .text(identity.fingerprint)]))
             return (server, nil)
         }
-        guard try store.syncState()?.role == .device else { return (nil, nil) }
+        // A device syncs in the background once joined, also when it joins while this runs.
+        guard try store.syncState()?.role != .hub else { return (nil, nil) }
         let agent = SyncAgent(databasePath: database, timeZone: c.env.timeZone, clock: c.env.clock, log: log)
         agent.start()
         return (nil, agent)

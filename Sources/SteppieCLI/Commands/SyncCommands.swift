@@ -4,42 +4,29 @@ import SteppieSecurity
 import SteppieStore
 import SteppieSync
 import SteppieSyncAgent
-import SteppieTLS
 
 /// `steppie sync …`: joining codes on the hub, the state of sync on any device, one hash of the
 /// synced data, and leaving (docs/sync.md).
 enum SyncCommands {
-    /// How long a joining code is valid.
-    static let inviteMinutes = 10
-
     /// `sync invite [--child NAME]... [--json]` on the hub: a one-time code for a device, and the
     /// hub's certificate fingerprint the device's guardian checks. Without `--child`, the device
     /// gets every child of the hub.
     static func invite(_ c: Context) throws -> Int32 {
         let store = try c.store()
-        guard let state = try store.syncState(), state.role == .hub else { throw SyncCommandError.notHub }
+        guard try store.syncState()?.role == .hub else { throw SyncInvitationError.notHub }
         let children: [Child] = c.invocation.values("--child").isEmpty
             ? try store.children()
             : try c.invocation.values("--child").map { try store.resolveChild($0) }
-        let identity: TLSIdentity
-        do {
-            identity = try TLSIdentityStore(databasePath: store.path).load()
-        } catch {
-            throw SyncCommandError.noIdentity
-        }
-        let digits = Secrets.randomDigits(8)
-        let code = digits.prefix(4) + "-" + digits.suffix(4)
-        let now = milliseconds(c.now)
-        let expires = now + Int64(inviteMinutes) * 60_000
-        try store.syncHubInvite(codeHash: SyncCodes.hash(digits), children: children.map(\.id.lowercased), expiresAt: expires)
+        let invitation = try SyncInvitation.make(store, children: children.map(\.id.lowercased), clock: c.env.clock)
+        let code = invitation.code, expires = invitation.expiresAt
         if c.json {
-            try c.printJSON(InviteJSON(code: String(code), fingerprint: identity.fingerprint, hubDevice: state.device.text,
+            try c.printJSON(InviteJSON(code: code, fingerprint: invitation.fingerprint, hubDevice: invitation.hubDevice,
                                        children: children.map { .init(id: $0.id.lowercased, name: $0.displayName) },
                                        expiresAt: Timestamp.format(Date(timeIntervalSince1970: Double(expires) / 1000), in: c.env.timeZone)))
             return 0
         }
-        c.console.print(c.text("cli.sync.invite.code", ["code": String(code), "minutes": String(inviteMinutes)]))
-        c.console.print(c.text("cli.sync.invite.fingerprint", ["fingerprint": identity.fingerprint]))
+        c.console.print(c.text("cli.sync.invite.code", ["code": code, "minutes": String(SyncInvitation.validMinutes)]))
+        c.console.print(c.text("cli.sync.invite.fingerprint", ["fingerprint": invitation.fingerprint]))
         c.console.print(c.text("cli.sync.invite.children", ["children": children.isEmpty ? "-" : children.map(\.displayName).joined(separator: ", ")]))
         return 0
     }
@@ -156,7 +143,7 @@ enum SyncCommands {
     /// working at once.
     static func remove(_ c: Context) throws -> Int32 {
         let store = try c.store()
-        guard let state = try store.syncState(), state.role == .hub else { throw SyncCommandError.notHub }
+        guard try store.syncState()?.role == .hub else { throw SyncInvitationError.notHub }
         guard let selector = c.invocation.argument("DEVICE") else { return Steppie.exitUsage }
         let devices = try store.syncHubDevices()
         let matching = devices.filter { $0.id.text == selector.lowercased() || $0.name == selector }
@@ -224,10 +211,6 @@ enum SyncCommands {
 
 /// What the sync commands refuse.
 enum SyncCommandError: Error, Equatable, CatalogDescribable {
-    /// `sync invite` on a database that is not a hub.
-    case notHub
-    /// The hub has no HTTPS identity yet (it is made by the first `serve --hub`).
-    case noIdentity
     /// `serve --hub` on a device that is joined to another hub.
     case joinedNotHub
     /// `sync remove`: no joined device has that name or id.
@@ -237,8 +220,6 @@ enum SyncCommandError: Error, Equatable, CatalogDescribable {
 
     var catalogMessage: CatalogMessage {
         switch self {
-        case .notHub: CatalogMessage("sync.error.notHub")
-        case .noIdentity: CatalogMessage("sync.error.noIdentity")
         case .joinedNotHub: CatalogMessage("sync.error.joinedNotHub")
         case .noSuchDevice(let name): CatalogMessage("sync.error.noSuchDevice", ["device": .text(Validator.printable(name))])
         case .deviceAmbiguous(let name): CatalogMessage("sync.error.deviceAmbiguous", ["device": .text(Validator.printable(name))])
