@@ -203,7 +203,11 @@ extension GuardianWeb {
             let what = r.t("web.sync.entity.\(c.entity)")
             h += "<tr data-conflict=\"\(c.kind.rawValue)\"><td>\(syncStamp(r, c.at))</td>"
             h += "<td>\(what.hasPrefix("web.") ? c.entity : what) <code>\(String(c.record.prefix(8)))</code></td>"
-            h += "<td>\(r.t("web.sync.conflict.\(c.kind.rawValue)"))</td></tr>"
+            if c.kind == .renamed, let from = c.from, let to = c.to {
+                h += "<td>\(r.t("web.sync.conflict.renamed", ["from": from, "to": to]))</td></tr>"
+            } else {
+                h += "<td>\(r.t("web.sync.conflict.\(c.kind.rawValue)"))</td></tr>"
+            }
         }
         return h + "</tbody></table></section>"
     }

@@ -17,12 +17,14 @@ import Testing
         let index = try rig.join(device)
         rig.tick()
         try rig.sync(index)
-        // The hub's tables cannot take a second active "Sam": kept in the registers, noted once.
+        // The hub's tables cannot take a second active "Sam": noted, then settled by the hub's own
+        // rename (docs/sync.md rule 8), which is noted after it.
         let conflicts = try rig.hub.store.syncConflicts()
-        #expect(conflicts.count == 1)
-        let first = try #require(conflicts.first)
+        #expect(conflicts.map(\.kind) == [.renamed, .duplicate])
+        let first = try #require(conflicts.last)
         #expect(first.entity == SyncEntity.child.rawValue && first.record == sam.id.lowercased && first.kind == .duplicate)
         #expect(first.at == rig.physical)
+        #expect(conflicts.first?.from == "Sam" && conflicts.first?.to == "Sam (2)")
 
         // Newest first, and no more than asked for.
         let raw = try rig.hub.rawConnection()

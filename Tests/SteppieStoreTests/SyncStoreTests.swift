@@ -321,6 +321,8 @@ final class SyncRig {
         #expect(try SyncRig.state(school.store) == SyncRig.state(rig.hub.store))
         let raw = try rig.hub.rawConnection()
         #expect(try raw.queryFirst("SELECT reason FROM sync_conflicts WHERE reason LIKE 'renamed:%'") { $0.text(0) } == "renamed: mina → mina (2)")
+        let renamed = try #require(try rig.hub.store.syncConflicts().first { $0.kind == .renamed })
+        #expect(renamed.from == "mina" && renamed.to == "mina (2)" && renamed.record == schoolMina.id.lowercased)
     }
 
     /// Runs the sqlite3 tool on a database (another program's write); its exit status.

@@ -12,6 +12,8 @@ package struct SyncConflict: Equatable, Sendable {
         case missingParent
         /// Another rule of the tables.
         case other
+        /// The hub renamed a child whose name another child had (`from` → `to`, docs/sync.md rule 8).
+        case renamed
     }
 
     /// Milliseconds since 1970 when it was noted.
@@ -20,6 +22,9 @@ package struct SyncConflict: Equatable, Sendable {
     package let entity: String
     package let record: String
     package let kind: Kind
+    /// For `renamed`: the name it came with and the one the hub gave it.
+    package var from: String? = nil
+    package var to: String? = nil
 }
 
 extension Store {
@@ -28,7 +33,14 @@ extension Store {
         try read {
             try db.query("SELECT at, entity, record, reason FROM sync_conflicts ORDER BY at DESC, id DESC LIMIT ?",
                          [.integer(Int64(max(0, limit)))]) { r in
-                SyncConflict(at: Int64(r.int(0)), entity: r.text(1), record: r.text(2), kind: Self.conflictKind(r.text(3)))
+                let reason = r.text(3)
+                var conflict = SyncConflict(at: Int64(r.int(0)), entity: r.text(1), record: r.text(2), kind: Self.conflictKind(reason))
+                if reason.hasPrefix("renamed: "), let arrow = reason.range(of: " → ") {
+                    conflict = SyncConflict(at: conflict.at, entity: conflict.entity, record: conflict.record, kind: .renamed,
+                                            from: String(reason[reason.index(reason.startIndex, offsetBy: 9)..<arrow.lowerBound]),
+                                            to: String(reason[arrow.upperBound...]))
+                }
+                return conflict
             }
         }
     }
