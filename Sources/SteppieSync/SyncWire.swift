@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sync protocol's messages (version 1, docs/sync.md). A device pushes its own changes and
 /// pulls the hub's feed; both hubs (a household's `steppie serve --hub` on SQLite, a centre's
 /// `steppie hub` on PostgreSQL) answer the same messages.
@@ -10,6 +12,19 @@ package enum SyncProtocol {
     package static let feedHorizonMilliseconds: Int64 = 180 * 24 * 60 * 60 * 1000
     /// At most this many entries in one push or pull.
     package static let maxBatchEntries = 2000
+
+    /// A message, entry or value as the protocol writes it: keys sorted, slashes as they are (the
+    /// same bytes on every side, so digests and golden tests compare them).
+    package static func encode(_ value: some Encodable) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try? encoder.encode(value)
+    }
+
+    /// An instant as the protocol counts it: whole milliseconds since 1970.
+    package static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
 }
 
 /// One entry of a device's own log or of the hub's feed.

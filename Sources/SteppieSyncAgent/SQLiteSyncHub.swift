@@ -29,7 +29,7 @@ package final class SQLiteSyncHub: SyncHubHandling {
         self.log = log
     }
 
-    private var now: Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    private var now: Int64 { SyncProtocol.milliseconds(clock.now()) }
 
     /// A store of the hub's database for one request; a database that cannot be opened or written
     /// now is `unavailable` (the device keeps its changes and asks again).

@@ -25,7 +25,7 @@ package enum SyncRound {
     }
 
     static func milliseconds(_ clock: any WallClock) -> Int64 {
-        Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down))
+        SyncProtocol.milliseconds(clock.now())
     }
 
     /// Pushes every entry waiting, batch by batch, until none waits. A refusal is kept in the

@@ -32,9 +32,7 @@ package struct SyncHubClient: Sendable {
 
     private func exchange<Reply: Decodable>(_ path: String, _ message: some Encodable, _ type: Reply.Type, credential: String?,
                                             extraMilliseconds: Int = 0) throws(SyncTransportError) -> Reply {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let body = try? encoder.encode(message) else { throw .badResponse(reason: "the request could not be encoded") }
+        guard let body = SyncProtocol.encode(message) else { throw .badResponse(reason: "the request could not be encoded") }
         let response = try transport.post(path, json: Array(body), credential: credential, extraMilliseconds: extraMilliseconds)
         return try Self.reply(response, type)
     }

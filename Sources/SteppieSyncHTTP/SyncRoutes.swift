@@ -77,9 +77,7 @@ package enum SyncRoutes {
     }
 
     static func json(_ status: Int, _ value: some Encodable, headers: [(String, String)] = []) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return .error(500, "reply not encodable") }
+        guard let data = SyncProtocol.encode(value) else { return .error(500, "reply not encodable") }
         return .bytes(status, Array(data), type: "application/json; charset=utf-8", headers: headers)
     }
 }

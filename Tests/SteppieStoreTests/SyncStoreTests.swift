@@ -76,6 +76,20 @@ final class SyncRig {
     }
 
     func tick(seconds: Double = 1) { physical += Int64(seconds * 1000) }
+
+    /// A hub, a home device with a child and its morning set, and a school device given that
+    /// child, both synced.
+    static func homeAndSchool() throws -> (SyncRig, StoreFixture, StoreFixture, Child) {
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let child = try home.childWithMorning()
+        try rig.join(home)
+        try rig.sync(0)
+        try rig.join(school, children: [child.id.lowercased])
+        try rig.sync(1)
+        return (rig, home, school, child)
+    }
 }
 
 @Suite struct SyncStoreTests {
@@ -131,14 +145,7 @@ final class SyncRig {
     }
 
     @Test func twoDevicesConvergeOnEveryRegisterEventAndTable() throws {
-        let rig = try SyncRig()
-        try rig.becomeHub()
-        let home = try StoreFixture(), school = try StoreFixture()
-        let child = try home.childWithMorning()
-        try rig.join(home)
-        try rig.sync(0)
-        try rig.join(school, children: [child.id.lowercased])
-        try rig.sync(1)
+        let (rig, home, school, child) = try SyncRig.homeAndSchool()
         // School has the child, its set and routines in the same order, active.
         let homePlan = try home.store.today(childId: child.id, day: home.today)
         let schoolPlan = try school.store.today(childId: child.id, day: school.today)
@@ -181,14 +188,7 @@ final class SyncRig {
     }
 
     @Test func theSameFieldEditedOnBothSidesEndsWithTheLaterStampEverywhere() throws {
-        let rig = try SyncRig()
-        try rig.becomeHub()
-        let home = try StoreFixture(), school = try StoreFixture()
-        let child = try home.childWithMorning()
-        try rig.join(home)
-        try rig.sync(0)
-        try rig.join(school, children: [child.id.lowercased])
-        try rig.sync(1)
+        let (rig, home, school, child) = try SyncRig.homeAndSchool()
         rig.tick()
         try school.store.renameChild(id: child.id, to: "Mina S", at: school.now)
         rig.tick()
@@ -238,14 +238,7 @@ final class SyncRig {
     }
 
     @Test func aDeleteWinsOverAConcurrentEditAndNothingComesBack() throws {
-        let rig = try SyncRig()
-        try rig.becomeHub()
-        let home = try StoreFixture(), school = try StoreFixture()
-        let child = try home.childWithMorning()
-        try rig.join(home)
-        try rig.sync(0)
-        try rig.join(school, children: [child.id.lowercased])
-        try rig.sync(1)
+        let (rig, home, school, child) = try SyncRig.homeAndSchool()
         let plan = try home.store.today(childId: child.id, day: home.today)
         let floss = plan.items[1].routine
         rig.tick()

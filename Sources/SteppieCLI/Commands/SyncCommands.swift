@@ -155,7 +155,6 @@ enum SyncCommands {
         return 0
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     static func stampText(_ ms: Int64, _ c: Context) -> String {
         Timestamp.format(Date(timeIntervalSince1970: Double(ms) / 1000), in: c.env.timeZone)

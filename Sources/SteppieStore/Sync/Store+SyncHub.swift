@@ -196,9 +196,7 @@ extension Store {
     }
 
     static func json(_ entry: SyncEntry) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(entry), as: UTF8.self)) ?? "{}"
+        SyncProtocol.encode(entry).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// The position of the newest entry in the feed (what a long poll waits to pass).

@@ -126,8 +126,6 @@ enum SyncJSON {
     }
 
     static func text(_ value: SyncValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "null"
+        SyncProtocol.encode(value).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

@@ -27,7 +27,7 @@ extension Store {
     /// Sets the clock the sync triggers stamp with (the routine's clock: `STEPPIE_NOW` moves it,
     /// so a device with a wrong clock can be tested).
     public func setSyncClock(_ now: @escaping () -> Date) {
-        db.setSyncClock { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+        db.setSyncClock { SyncProtocol.milliseconds(now()) }
     }
 
     /// This database's side of sync, nil when it never joined nor became a hub.
