@@ -267,6 +267,52 @@ final class SyncRig {
         #expect(throws: StoreError.restoreWhileJoined) { try home.store.replaceAll(with: snapshot) }
     }
 
+    @Test func aRestoreOnTheHubIsAChangeThatEveryDeviceTakesAndLosesNoCompletion() throws {
+        let (rig, home, school, child) = try SyncRig.homeAndSchool()
+        let plan = try home.store.today(childId: child.id, day: home.today)
+        let first = plan.items[0].routine, second = plan.items[1].routine
+        // The backup: taken on the hub with the first card done at home.
+        rig.tick()
+        let pressed = try home.store.complete(childId: child.id, day: home.today, at: home.now)
+        try rig.syncAll()
+        let backup = try rig.hub.store.snapshot()
+        // After it: the first card renamed at home, a new card at school, the second card done at school.
+        rig.tick()
+        var renamed = first
+        renamed.title = LocalizedText(["en": "Wash face later"])
+        try home.store.updateRoutine(renamed, at: home.now)
+        rig.tick()
+        let added = try school.store.addRoutine(setId: try #require(plan.set?.id), title: LocalizedText(["en": "Feed the cat"]),
+                                                at: school.now)
+        rig.tick()
+        let later = try school.store.complete(childId: child.id, day: school.today, at: school.now.addingTimeInterval(5))
+        #expect(later.routineId == second.id)
+        try rig.syncAll()
+        let eventsBefore = try SyncRig.state(rig.hub.store).filter { $0[0] == "e" }
+
+        // The hub's guardian restores the backup: allowed on the hub, and a change like any other.
+        rig.tick()
+        try rig.hub.store.replaceAll(with: backup)
+        try rig.syncAll()
+        let hubState = try SyncRig.state(rig.hub.store)
+        #expect(try SyncRig.state(home.store) == hubState)
+        #expect(try SyncRig.state(school.store) == hubState)
+        // No event was removed: both presses are still events, and both cards still done everywhere.
+        #expect(Set(eventsBefore).isSubset(of: Set(hubState.filter { $0[0] == "e" })))
+        for store in [rig.hub.store, home.store, school.store] {
+            // The backup's title is back; the card made after it is deleted, not resurrected later.
+            #expect(try store.routine(id: first.id).title == first.title)
+            #expect(try store.routine(id: added.id).deletedAt != nil)
+            let today = try store.today(childId: child.id, day: home.today)
+            #expect(today.items.map(\.routine.id).contains(added.id) == false)
+            #expect(try store.log(day: home.today, routineId: first.id)?.status == .completed)
+            #expect(try store.log(day: home.today, routineId: second.id)?.status == .completed)
+            #expect(try store.log(day: home.today, routineId: first.id)?.completedAt == pressed.completedAt)
+        }
+        // A device's restore is still refused.
+        #expect(throws: StoreError.restoreWhileJoined) { try school.store.replaceAll(with: backup) }
+    }
+
     @Test func aCopyInSmallPagesBringsEveryRowWhateverOrderThePagesCameIn() throws {
         let rig = try SyncRig()
         try rig.becomeHub()

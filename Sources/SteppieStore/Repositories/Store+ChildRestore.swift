@@ -86,7 +86,7 @@ extension Store {
         try validate { try Validator.profile(data.profile) }
         try validateGroups(Snapshot(routineSets: data.sets, routines: data.routines))
         return try write {
-            if try loadSyncState() != nil { throw StoreError.restoreWhileJoined }
+            let syncBefore = try syncRowsBeforeRestore()   // refused on a joined device; a change on the hub
             if let newChild {
                 if try children().contains(where: { Validator.foldedName($0.displayName) == Validator.foldedName(newChild.displayName) }) {
                     throw StoreError.childNameTaken(newChild.displayName)
@@ -125,6 +125,7 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """, row)
             }
+            if let syncBefore { try settleRestoreOnHub(before: syncBefore) }
             return data
         }
     }

@@ -87,8 +87,9 @@ extension Store {
         if !snapshot.dailyLogs.isEmpty { logs = DailyLogRecords(snapshot.dailyLogs + logs.logs) }
         try validateGroups(snapshot)
         try write {
-            // A backup would overwrite the newer data of the other devices of a hub (docs/sync.md).
-            if try loadSyncState() != nil { throw StoreError.restoreWhileJoined }
+            // On a joined device a backup would overwrite the newer data of the other devices of its
+            // hub: refused. On the hub it is a change like any other (docs/sync.md).
+            let syncBefore = try syncRowsBeforeRestore()
             let recordings = try db.query("SELECT \(Store.recordingColumns) FROM routine_recordings ORDER BY rowid", [], decodeRecording)
             let schedules = try db.query("SELECT child_id, weekday, start_time, routine_set_id, created_at, updated_at FROM set_schedules ORDER BY rowid") {
                 row in (0..<6).map { row.value(Int32($0)) }
@@ -127,18 +128,19 @@ extension Store {
             try putBack(guardianRecords, routines: restored)
             if let incoming = snapshot.schedules {
                 try insertSchedules(incoming)
-                return
+            } else {
+                // A snapshot without schedules (a phone backup, an older Linux one; docs/backup.md): a
+                // slot stays when its child is still there and its set is still that child's and not deleted.
+                let usable = Set(snapshot.routineSets.filter { $0.deletedAt == nil }.map { "\($0.childId.lowercased) \($0.id.lowercased)" })
+                for row in schedules {
+                    guard case .text(let child) = row[0], case .text(let set) = row[3], usable.contains("\(child) \(set)") else { continue }
+                    try db.run("""
+                        INSERT INTO set_schedules (child_id, weekday, start_time, routine_set_id, created_at, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """, row)
+                }
             }
-            // A snapshot without schedules (a phone backup, an older Linux one; docs/backup.md): a
-            // slot stays when its child is still there and its set is still that child's and not deleted.
-            let usable = Set(snapshot.routineSets.filter { $0.deletedAt == nil }.map { "\($0.childId.lowercased) \($0.id.lowercased)" })
-            for row in schedules {
-                guard case .text(let child) = row[0], case .text(let set) = row[3], usable.contains("\(child) \(set)") else { continue }
-                try db.run("""
-                    INSERT INTO set_schedules (child_id, weekday, start_time, routine_set_id, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """, row)
-            }
+            if let syncBefore { try settleRestoreOnHub(before: syncBefore) }
         }
     }
 

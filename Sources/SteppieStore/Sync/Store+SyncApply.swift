@@ -85,7 +85,7 @@ extension Store {
     /// set, or a child's rows before a name conflict about it is settled). A record the tables
     /// cannot take (a name another child already has) stays in the registers and is noted in
     /// `sync_conflicts` (`SyncApplied.conflictedChildren` names such children); the rest goes on.
-    private func materialize(_ touched: Touched, physical: Int64) throws -> (conflicts: Int, children: [String]) {
+    func materialize(_ touched: Touched, physical: Int64) throws -> (conflicts: Int, children: [String]) {
         var conflicts = 0
         var conflictedChildren: [String] = []
         var rows = touched.records
