@@ -121,6 +121,57 @@ final class SyncRig {
         #expect(try device.store.syncPendingCount() == expected + 1)
     }
 
+    @Test func aHubMadeFromADatabaseWithHistoryHoldsItAllOutsideTheFeedAndANewDeviceCopiesIt() throws {
+        let rig = try SyncRig()
+        let child = try rig.hub.childWithMorning()
+        let day = rig.hub.today
+        let pressed = try rig.hub.store.complete(childId: child.id, day: day, at: rig.hub.now)
+        let routines = try rig.hub.store.today(childId: child.id, day: day).items.map(\.routine)
+        _ = try rig.hub.store.setDayEntry(childId: child.id, routineId: routines[1].id, day: day, done: true,
+                                          at: rig.hub.now.addingTimeInterval(60))
+        try rig.becomeHub()
+        let raw = try rig.hub.rawConnection()
+        let count = { (sql: String) in try raw.queryFirst(sql) { $0.int(0) } ?? -1 }
+        // Every field, each set's order and the child's active set, as the join's baseline has them.
+        let expected = routines.count * SyncColumns.routines.fields.count + SyncColumns.routineSets.fields.count + 1
+            + SyncColumns.children.fields.count + 1
+        #expect(try count("SELECT COUNT(*) FROM sync_registers") == expected)
+        #expect(try count("SELECT COUNT(*) FROM sync_feed") == 0)
+        // The presses and the correction as events, each its own stamp in the order they were
+        // made, and the hub's clock after them.
+        let events = try raw.query("SELECT id, kind, stamp FROM sync_events ORDER BY stamp") { [$0.text(0), $0.text(1), $0.text(2)] }
+        // (The correction's completed log is a press too, as in a joining device's baseline.)
+        #expect(events.map { $0[1] }.sorted() == ["correctDone", "press", "press"])
+        #expect(events[0][0] == pressed.id.lowercased)
+        #expect(Set(events.map { $0[2] }).count == events.count)
+        let clock = try #require(try rig.hub.store.syncState()?.clock.description)
+        #expect(events.allSatisfy { $0[2] <= clock })
+        // A later edit on the hub sorts after the baseline; a new device copies everything.
+        rig.tick()
+        try rig.hub.store.renameChild(id: child.id, to: "Mina B", at: rig.hub.now)
+        #expect(try count("SELECT COUNT(*) FROM sync_feed") == 1)
+        let device = try StoreFixture()
+        try rig.join(device, children: [child.id.lowercased])
+        try rig.sync(0)
+        #expect(try SyncRig.state(device.store) == SyncRig.state(rig.hub.store))
+        #expect(try device.store.log(day: day, routineId: pressed.routineId)?.status == .completed)
+        #expect(try device.store.log(day: day, routineId: routines[1].id)?.status == .completed)
+        #expect(try device.store.children().map(\.displayName) == ["Mina B"])
+    }
+
+    @Test func lookingForAPushWithNothingWaitingCommitsNothing() throws {
+        let (rig, home, _, child) = try SyncRig.homeAndSchool()
+        defer { withExtendedLifetime(rig) {} }   // the devices' sync clocks read the rig's
+        let raw = try home.rawConnection()
+        let version = { try raw.queryFirst("PRAGMA data_version") { $0.int(0) } ?? -1 }
+        let before = try version()
+        #expect(try home.store.syncPushRequest(physical: 1) == nil)
+        #expect(try version() == before)   // another connection's commit would move it
+        _ = try home.store.complete(childId: child.id, day: home.today, at: home.now)
+        #expect(try version() != before)
+        #expect(try home.store.syncPushRequest(physical: 1)?.entries.count == 1)
+    }
+
     @Test func anEditIsLoggedInItsOwnTransactionAndCoalescedUntilSent() throws {
         let rig = try SyncRig()
         try rig.becomeHub()

@@ -273,9 +273,11 @@ extension Store {
         }
         guard page.count < limit else { return page }
         let eventsAfter = after.hasPrefix("~") ? String(after.dropFirst()) : ""
+        // In id order along the primary key (`+child`: the index by child would read every event
+        // of the children and sort them for each page; 0.25 s a page at 200 k events, measured with sqlite3).
         page += try db.query("""
             SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon FROM sync_events
-            WHERE child IN (SELECT value FROM json_each(?)) AND id > ? ORDER BY id LIMIT ?
+            WHERE +child IN (SELECT value FROM json_each(?)) AND id > ? ORDER BY id LIMIT ?
             """, [list, .text(eventsAfter), .int(limit - page.count)]) { r in
             guard let kind = CompletionEvent.Kind(rawValue: r.text(5)), let stamp = HybridTimestamp(r.text(7)) else {
                 throw StoreError.corruptRow(table: "sync_events", id: r.text(0), reason: "kind or stamp")

@@ -15,15 +15,24 @@ extension Store {
     /// oldest `limit`. After the hub refused this device's clock, entries stamped further ahead
     /// of the (now right) clock than the hub allows are stamped again first, in their order.
     package func syncPushRequest(physical: Int64, limit: Int = SyncProtocol.maxBatchEntries) throws -> PushRequest? {
-        try write {
+        // Nothing waiting is the usual answer (the service looks every 250 ms): found with a read,
+        // so the look takes no write lock and commits nothing (a press never waits behind it).
+        let waiting = try read {
+            guard let state = try loadSyncState(), state.role == .device else { throw StoreError.syncOff }
+            return try db.queryFirst("SELECT EXISTS (SELECT 1 FROM sync_outbox)") { $0.int(0) == 1 } ?? false
+        }
+        guard waiting else { return nil }
+        return try write {
             guard let state = try loadSyncState(), state.role == .device else { throw StoreError.syncOff }
             let unsent = try db.query("SELECT id FROM sync_outbox WHERE seq IS NULL ORDER BY id") { Int64($0.int(0)) }
-            var next = Int64(try db.queryFirst("SELECT next_seq FROM sync_state") { $0.int(0) } ?? 1)
-            for id in unsent {
-                try db.run("UPDATE sync_outbox SET seq = ? WHERE id = ?", [.integer(next), .integer(id)])
-                next += 1
+            if !unsent.isEmpty {
+                var next = Int64(try db.queryFirst("SELECT next_seq FROM sync_state") { $0.int(0) } ?? 1)
+                for id in unsent {
+                    try db.run("UPDATE sync_outbox SET seq = ? WHERE id = ?", [.integer(next), .integer(id)])
+                    next += 1
+                }
+                try db.run("UPDATE sync_state SET next_seq = ?", [.integer(next)])
             }
-            try db.run("UPDATE sync_state SET next_seq = ?", [.integer(next)])
             let limitAhead = physical + SyncProtocol.maxClockOffsetMilliseconds
             if state.clockRefused, let newest = try db.queryFirst("SELECT MAX(stamp) FROM sync_outbox", [], { $0.optionalText(0) }) ?? nil,
                let stamp = HybridTimestamp(newest), stamp.wall > limitAhead {

@@ -54,13 +54,14 @@ extension Store {
     }
 
     /// Makes this database the hub of a household: every row becomes a register (the store of
-    /// record), stamped now. Refused when it already syncs.
+    /// record) and every completion and correction an event, stamped now, in bulk and not in the
+    /// feed. Refused when it already syncs.
     package func becomeSyncHub(device: DeviceID, at now: Date) throws {
         try write {
             guard try loadSyncState() == nil else { throw StoreError.syncAlreadyOn }
             try db.run("INSERT INTO sync_state (id, role, device_id, joined_at, clock_offset_ms) VALUES ('singleton', 'hub', ?, ?, ?)",
                        [.text(device.text), stamp(now), .integer(db.syncClockOffset)])
-            try logEverything()
+            try logEverythingAsHub(device: device)
         }
     }
 
@@ -90,35 +91,77 @@ extension Store {
         }
     }
 
-    /// Every row of the synced tables logged as if it had just been written, then every completion
-    /// and correction as an event, oldest first (the join's baseline).
-    private func logEverything() throws {
+    /// Every row of the synced tables as register writes `(entity, record, child, field, value)`,
+    /// each a SELECT, in the order the rows were made (the join's and the hub's baseline).
+    private static var baselineWrites: [String] {
+        var selects: [String] = []
         for table in SyncColumns.tables {
             for field in table.fields {
-                try db.execute("""
-                    INSERT INTO sync_local_writes SELECT '\(table.entity.rawValue)', R.id, \(table.child("R")), '\(field.name)',
-                        \(field.json("R")) FROM \(table.table) AS R ORDER BY R.created_at, R.id
+                selects.append("""
+                    SELECT '\(table.entity.rawValue)', R.id, \(table.child("R")), '\(field.name)', \(field.json("R"))
+                    FROM \(table.table) AS R ORDER BY R.created_at, R.id
                     """)
             }
         }
-        try db.execute("""
-            INSERT INTO sync_local_writes SELECT 'routineSet', S.id, S.child_id, 'order', \(SyncColumns.order(set: "S.id")) FROM routine_sets AS S;
-            INSERT INTO sync_local_writes SELECT 'child', S.child_id, S.child_id, 'activeSet', json_quote(S.id) FROM routine_sets AS S WHERE S.is_active = 1;
-            INSERT INTO sync_local_writes SELECT DISTINCT 'schedule', C.child_id, C.child_id, 'slots', \(SyncColumns.schedule(child: "C.child_id"))
-                FROM set_schedules AS C;
-            INSERT INTO sync_local_events (id, child, routine, set_id, date, kind, at, shown_title, shown_icon)
-            SELECT id, child, routine, set_id, date, kind, at, shown_title, shown_icon FROM (
-                SELECT l.id, s.child_id AS child, l.routine_id AS routine, l.routine_set_id AS set_id, l.date, 'press' AS kind,
-                    l.completed_at AS at, COALESCE(k.title, r.title) AS shown_title, COALESCE(k.icon, r.icon) AS shown_icon, l.completed_at AS t
-                FROM daily_logs l JOIN routines r ON r.id = l.routine_id JOIN routine_sets s ON s.id = l.routine_set_id
-                LEFT JOIN routine_looks k ON k.id = l.look_id
-                WHERE l.status = 'completed'
-                UNION ALL
-                SELECT c.id, s.child_id, c.routine_id, r.routine_set_id, c.date, CASE c.done WHEN 1 THEN 'correctDone' ELSE 'correctUndone' END,
-                    c.made_at, NULL, NULL, c.made_at
-                FROM log_corrections c JOIN routines r ON r.id = c.routine_id JOIN routine_sets s ON s.id = r.routine_set_id
-            ) ORDER BY t, id;
+        selects.append("SELECT 'routineSet', S.id, S.child_id, 'order', \(SyncColumns.order(set: "S.id")) FROM routine_sets AS S")
+        selects.append("SELECT 'child', S.child_id, S.child_id, 'activeSet', json_quote(S.id) FROM routine_sets AS S WHERE S.is_active = 1")
+        selects.append("""
+            SELECT DISTINCT 'schedule', C.child_id, C.child_id, 'slots', \(SyncColumns.schedule(child: "C.child_id")) FROM set_schedules AS C
             """)
+        return selects
+    }
+
+    /// Every completion and correction as an event (`id, child, routine, set_id, date, kind, at,
+    /// shown_title, shown_icon`, and `t`, the instant they are ordered by).
+    private static let baselineEvents = """
+        SELECT l.id, s.child_id AS child, l.routine_id AS routine, l.routine_set_id AS set_id, l.date, 'press' AS kind,
+            l.completed_at AS at, COALESCE(k.title, r.title) AS shown_title, COALESCE(k.icon, r.icon) AS shown_icon, l.completed_at AS t
+        FROM daily_logs l JOIN routines r ON r.id = l.routine_id JOIN routine_sets s ON s.id = l.routine_set_id
+        LEFT JOIN routine_looks k ON k.id = l.look_id
+        WHERE l.status = 'completed'
+        UNION ALL
+        SELECT c.id, s.child_id, c.routine_id, r.routine_set_id, c.date, CASE c.done WHEN 1 THEN 'correctDone' ELSE 'correctUndone' END,
+            c.made_at, NULL, NULL, c.made_at
+        FROM log_corrections c JOIN routines r ON r.id = c.routine_id JOIN routine_sets s ON s.id = r.routine_set_id
+        """
+
+    /// A joining device's baseline: every row logged as if it had just been written, then every
+    /// completion and correction as an event, oldest first, through the views the triggers use (so
+    /// each waits in the outbox, stamped in order).
+    private func logEverything() throws {
+        for select in Store.baselineWrites {
+            try db.execute("INSERT INTO sync_local_writes \(select)")
+        }
+        try db.execute("""
+            INSERT INTO sync_local_events (id, child, routine, set_id, date, kind, at, shown_title, shown_icon)
+            SELECT id, child, routine, set_id, date, kind, at, shown_title, shown_icon FROM (\(Store.baselineEvents)) ORDER BY t, id;
+            """)
+    }
+
+    /// The hub's baseline: the same registers and events written straight, in bulk, and not to the
+    /// feed (a device that joins gets a fresh copy from the registers; nothing would ever read
+    /// those feed entries). Every register takes the stamp `(now, 0, hub)`, the events
+    /// `(now, 1…n, hub)` in their order (the counter carries into the milliseconds past 16,777,215),
+    /// and the hub's clock continues after the last.
+    private func logEverythingAsHub(device: DeviceID) throws {
+        let wall = SyncProtocol.milliseconds(Date()) + db.syncClockOffset
+        let hub = SQLValue.text(device.text)
+        for select in Store.baselineWrites {
+            try db.run("""
+                INSERT INTO sync_registers (entity, record, child, field, value, stamp)
+                SELECT *, printf('%015d-%08x-%s', ?, 0, ?) FROM (\(select)) WHERE true
+                ON CONFLICT (entity, record, field) DO UPDATE SET value = excluded.value, child = excluded.child
+                """, [.integer(wall), hub])
+        }
+        try db.run("""
+            INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
+            SELECT id, child, routine, set_id, date, kind, at, printf('%015d-%08x-%s', ? + n / 16777216, n % 16777216, ?),
+                json(shown_title), json(shown_icon)
+            FROM (SELECT *, row_number() OVER (ORDER BY t, id) AS n FROM (\(Store.baselineEvents)))
+            """, [.integer(wall), hub])
+        let events = Int64(try db.queryFirst("SELECT count(*) FROM sync_events") { $0.int(0) } ?? 0)
+        try db.run("UPDATE sync_state SET clock_wall = ?, clock_counter = ?",
+                   [.integer(wall + events / 16_777_216), .integer(events % 16_777_216)])
     }
 
     /// Logs a press, an undo or a correction made here (inside the edit's own transaction; nothing
