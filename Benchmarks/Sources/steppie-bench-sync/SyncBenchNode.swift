@@ -41,6 +41,7 @@ final class SyncBenchNode {
     @discardableResult
     func run(_ args: [String], timeout: Double = 600) throws -> (status: Int32, out: String, err: String) {
         let out = directory + "/cmd.out", err = directory + "/cmd.err"
+        for path in [out, err] { try? FileManager.default.removeItem(atPath: path) }   // opened for appending
         let p = try SpawnedProcess(binary, args, environment: environment, stdoutPath: out, stderrPath: err)
         let status = p.wait(timeout: timeout)
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
@@ -106,6 +107,7 @@ final class SyncBenchNode {
     func size() throws -> (bytes: Int, byName: [(String, Int)]) {
         let shell = { (sql: String) throws -> String in
             let out = self.directory + "/sqlite.out"
+            try? FileManager.default.removeItem(atPath: out)
             let p = try SpawnedProcess("sqlite3", [self.db, sql], stdoutPath: out, stderrPath: self.directory + "/sqlite.err")
             guard p.wait(timeout: 1800) == 0 else { throw BenchError("sqlite3 \(sql) failed") }
             return (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""

@@ -17,11 +17,13 @@ import Glibc
 //   4. the database's size (page_count × page_size after a WAL checkpoint and VACUUM) before it
 //      becomes a hub, as the hub, and on the joined device after its first copy.
 // Run under scripts/with-pulse.sh (the presses play their cues on the null sink, as the service
-// bench's do). `--presses N` (default 200); `--skip-copy` leaves out 3 and 4 (minutes of fixture).
+// bench's do). `--presses N` (default 200); `--skip-copy` leaves out 3 and 4 (minutes of fixture),
+// `--only-copy` runs only them.
 
 let arguments = CommandLine.arguments
 let presses = arguments.firstIndex(of: "--presses").flatMap { Int(arguments[$0 + 1]) } ?? 200
 let skipCopy = arguments.contains("--skip-copy")
+let onlyCopy = arguments.contains("--only-copy")
 let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("steppie").path
 let output = ProcessInfo.processInfo.environment["PULSE_SERVER"] == nil ? "null" : "pulse"
 
@@ -33,13 +35,9 @@ func converge(_ nodes: [SyncBenchNode], timeout: Double = 120) throws {
     }) else { throw BenchError("the nodes did not converge within \(timeout) s") }
 }
 
-do {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-bench-sync-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: root) }
-    var rows: [BenchRow] = []
-    var report: [String] = []
-
+/// Figures 1 and 2: the press beside the same device not joined, and a completion seen on B.
+@MainActor
+func pressAndVisible(root: String, rows: inout [BenchRow], report: inout [String]) throws {
     // 1. The press, not joined, then joined (the same device and database).
     let hub = try SyncBenchNode("hub", under: root, binary: binary)
     let a = try SyncBenchNode("a", under: root, binary: binary)
@@ -79,6 +77,18 @@ do {
     rows.append(BenchRow(area: "sync", figure: "a completion on device A → visible on device B (hub and devices on loopback, \(visible.count) presses)",
                          median: BenchRow.ms(visibleMedian), p99: BenchRow.ms(visibleP99), target: "≤ 1 s p99"))
     [a, b, hub].forEach { $0.stop() }
+}
+
+do {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-bench-sync-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    var rows: [BenchRow] = []
+    var report: [String] = []
+
+    if !onlyCopy {
+        try pressAndVisible(root: root, rows: &rows, report: &report)
+    }
 
     // 3 and 4. The first copy of the 10-year fixture, and the database's size.
     if !skipCopy {
