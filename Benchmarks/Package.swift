@@ -28,6 +28,11 @@ let targets: [Target] = [
     // `steppie serve` against the plain tools.
     .executableTarget(name: "steppie-bench-service",
                       dependencies: ["SteppieBenchSupport", steppie("SteppieService"), steppie("SteppieTestSupport")]),
+    // Sync's cost: presses on a joined device, a completion seen on another device, a first copy
+    // of the 10-year fixture and the database's size with the sync metadata (issue 27).
+    .executableTarget(name: "steppie-bench-sync",
+                      dependencies: ["SteppieBenchSupport", steppie("SteppieCore"), steppie("SteppieService"),
+                                     steppie("SteppieTestSupport")]),
     // Backup and restore of the 10-year database with photos.
     .executableTarget(name: "steppie-bench-backup",
                       dependencies: ["SteppieBenchSupport", steppie("SteppieBackup"), steppie("SteppieStore"), steppie("SteppieCore"),

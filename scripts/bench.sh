@@ -20,9 +20,13 @@ python3 scripts/check-link-order.py "$bin/steppie" || link_order=$?
 scripts/with-pulse.sh "$bin"/steppie-bench commands startup
 scripts/with-pulse.sh "$bin"/steppie-bench-feedback
 scripts/with-pulse.sh "$bin"/steppie-bench-service
-# A tap in Chromium on the kiosk page vs a Space in the terminal screen (issue 13).
+# Sync's cost (issue 27): presses on a joined device, a completion seen on another device, a new
+# device's first copy of the 10-year fixture, the database's size with the sync metadata.
+scripts/with-pulse.sh "$bin"/steppie-bench-sync
+# A tap in Chromium on the kiosk page vs a Space in the terminal screen (issue 13); then the same
+# taps on a device joined to a sync hub (issue 27).
 . scripts/browser-env.sh
-STEPPIE_BIN="$bin/steppie" SE_OFFLINE=true scripts/with-pulse.sh "$VENV/bin/python" Tests/browser/bench_tap.py 100
+STEPPIE_BIN="$bin/steppie" SE_OFFLINE=true scripts/with-pulse.sh "$VENV/bin/python" Tests/browser/bench_tap.py 100 --sync
 "$bin"/steppie-bench scale
 "$bin"/steppie-bench-backup
 echo

@@ -9,10 +9,18 @@ the wall clock the monitor reader also uses), so the WebDriver round trip is not
 audio's time is when parec delivered the first chunk with a sample above |100| (20 ms reads at
 most, as the service benchmark's MonitorListener). Each measured "done" is followed by "undo"
 and silence, so every tap meets the same state. Prints a table and appends rows for bench.sh.
+
+With `--sync` (issue 27; `make bench` passes it) the same taps are then measured again on a second
+device joined to a sync hub (another `steppie serve --hub 127.0.0.1:0`, silent, on loopback; the
+device joined with `sync invite` / `sync join` before its service starts, so its agent pushes every
+completion and undo to the hub while the taps go on), and a row gives that median beside the
+first run's (sync off), with the ratio (target ≤ 1.1×).
 """
 
+import json
 import os
 import pty
+import re
 import select
 import statistics
 import subprocess
@@ -23,8 +31,11 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from harness import STEPPIE, Steppie, new_driver, open_page, tap, wait_screen, DONE, UNDO  # noqa: E402
 
-TAPS = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+TAPS = int(ARGS[0]) if ARGS else 100
+SYNC = "--sync" in sys.argv[1:]
 TARGET_P99_MS = 30.0
+TARGET_SYNC_RATIO = 1.1
 
 
 class Monitor:
@@ -147,6 +158,58 @@ def space_in_terminal(s, mon, n):
         os.waitpid(pid, 0)
 
 
+def hub_address(hub, deadline=30.0):
+    """The hub's https address and certificate fingerprint, from its log line."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        for line in reversed(hub.log().splitlines()):
+            url = re.search(r"https://127\.0\.0\.1:\d+", line)
+            fp = re.search(r"(?:[0-9A-F]{2}:){31}[0-9A-F]{2}", line)
+            if url and fp and "--hub" not in line:
+                return url.group(0), fp.group(0)
+        time.sleep(0.05)
+    raise AssertionError("the hub printed no address; its log:\n" + hub.log())
+
+
+def joined_to_a_hub(s):
+    """Starts a silent hub and joins the device `s` to it (before `s`'s service starts); the hub."""
+    hub = Steppie(locale="en", child="Hana")
+    hub.output = "null"
+    hub.serve_args = ["--hub", "127.0.0.1:0"]
+    hub.start()
+    url, fingerprint = hub_address(hub)
+    code = json.loads(hub.cli("sync", "invite", "--json"))["code"]
+    s.cli("sync", "join", url, "--code", code, "--fingerprint", fingerprint, "--name", "kiosk")
+    return hub
+
+
+def sync_taps(n):
+    """The taps again on a device joined to a hub; checks that they reached the hub."""
+    s = Steppie(locale="en", undo_seconds=10)
+    s.cli("profile", "set", "--child", "Mina", "--speech", "off")
+    hub = None
+    try:
+        hub = joined_to_a_hub(s)
+        s.start()
+        mon = Monitor()
+        try:
+            s.cli("say", "ready")
+            mon.wait_silence()
+            taps = taps_in_chromium(s, mon, n)
+        finally:
+            mon.close()
+        end = time.monotonic() + 10
+        while time.monotonic() < end and hub.query("SELECT COUNT(*) FROM sync_events WHERE kind = 'undo'")[0][0] < n:
+            time.sleep(0.1)
+        pushed = hub.query("SELECT COUNT(*) FROM sync_events WHERE kind = 'undo'")[0][0]
+        assert pushed >= n, f"only {pushed} of {n} undos reached the hub"
+        return taps
+    finally:
+        s.stop()
+        if hub:
+            hub.stop()
+
+
 def main():
     s = Steppie(locale="en", undo_seconds=10)
     # Sounds only: the first audible sample is the cue's sound either way, and short cues let 150
@@ -176,11 +239,24 @@ def main():
     line = "\t".join(["kiosk", "a tap on done in Chromium → first audible (100 taps)", f"{tap_med:.1f} ms", f"{tap_p99:.1f} ms",
                       f"≤ {TARGET_P99_MS:.0f} ms p99", "Space in the terminal screen (same service)", f"{term_med:.1f} ms",
                       f"{tap_med / term_med:.2f}×"])
+    lines = [line]
+    print(f"target p99 ≤ {TARGET_P99_MS} ms: {'met' if tap_p99 <= TARGET_P99_MS else 'MISSED'}")
+    if SYNC:
+        synced = sync_taps(TAPS)
+        assert synced, "sync on: nothing was heard"
+        med, p99 = statistics.median(synced), percentile(synced, 99)
+        print(f"tap in Chromium → first audible, joined to a hub: n={len(synced)} median {med:.1f} ms, p99 {p99:.1f} ms, "
+              f"min {min(synced):.1f}, max {max(synced):.1f}; slowest five {[round(v, 1) for v in sorted(synced)[-5:]]}")
+        print(f"sync on / off: median {med / tap_med:.2f}×, p99 {p99 / tap_p99:.2f}× (target ≤ {TARGET_SYNC_RATIO}×): "
+              f"{'met' if med / tap_med <= TARGET_SYNC_RATIO else 'MISSED'}")
+        lines.append("\t".join(["sync", f"a tap on done in Chromium → first audible, device joined to a hub, agent pushing ({TAPS} taps; "
+                                f"p99 {p99 / tap_p99:.2f}× of sync off)", f"{med:.1f} ms", f"{p99:.1f} ms", f"≤ {TARGET_SYNC_RATIO}× sync off",
+                                f"the same taps, sync off (the kiosk row above; p99 {tap_p99:.1f} ms)", f"{tap_med:.1f} ms",
+                                f"{med / tap_med:.2f}×"]))
     path = os.environ.get("STEPPIE_BENCH_ROWS")
     if path:
         with open(path, "a") as f:
-            f.write(line + "\n")
-    print(f"target p99 ≤ {TARGET_P99_MS} ms: {'met' if tap_p99 <= TARGET_P99_MS else 'MISSED'}")
+            f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

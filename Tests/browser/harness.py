@@ -63,6 +63,7 @@ class Steppie:
         self.url = None
         self.log_path = os.path.join(self.dir, "serve.log")
         self.serve_args = []  # more options for `steppie serve` (e.g. --guardian-lan)
+        self.output = "pulse"  # `serve --output`: "null" for a service that must stay silent (a sync hub beside a measured one)
         self.wait_for_children = not empty  # ready when a child's page is printed, else when it listens
         if not empty:  # empty: a new device, no database yet (the first run)
             self.cli("init", "--child", child)
@@ -79,7 +80,7 @@ class Steppie:
         log = open(self.log_path, "a")
         offset = log.tell()  # a restart appends: only this start's lines say it is listening
         self.proc = subprocess.Popen(
-            [STEPPIE, "serve", "--output", "pulse", "--http", f"127.0.0.1:{self.port}",
+            [STEPPIE, "serve", "--output", self.output, "--http", f"127.0.0.1:{self.port}",
              "--locale", self.locale, *self.serve_args],
             env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
