@@ -24,6 +24,19 @@ extension PostgresTests {
             #expect(try c.query("SELECT id, applied_at::text FROM steppie_migrations ORDER BY id") { [try $0.text(0), try $0.text(1)] } == recorded)
         }
 
+        @Test func hubProcessesStartingAtOnceApplyEachMigrationOnce() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let conninfo = db.conninfo
+            let applied = Collected<Result<[String], any Error>>()
+            Pool.onThreads(4) { _ in
+                applied.append(Result { try HubSchema.migrator.migrate(try PostgresConnection(conninfo: conninfo)) })
+            }
+            let lists = try applied.values.map { try $0.get() }
+            #expect(lists.sorted { $0.count > $1.count } == [HubSchema.migrations.map(\.id), [], [], []])
+            #expect(try db.tables(try db.connect()) == Self.hubTables)
+        }
+
         @Test func migrationsRunInOrderEachInItsOwnTransaction() throws {
             let db = try PostgresTestDatabase()
             defer { db.drop() }

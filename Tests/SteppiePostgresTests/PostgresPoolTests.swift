@@ -38,7 +38,7 @@ extension PostgresTests {
                 results.append(Result {
                     try pool.withConnection(timeout: .seconds(20)) { c in
                         // Held a while, so that callers really queue for the two connections.
-                        try c.query("SELECT pg_backend_pid(), $1::bigint FROM pg_sleep(0.05)", [.int(index)]) { [try $0.int(0), try $0.int(1)] }
+                        try c.query("SELECT pg_backend_pid(), $1::bigint FROM pg_sleep(0.2)", [.int(index)]) { [try $0.int(0), try $0.int(1)] }
                     }
                 })
             }
