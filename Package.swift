@@ -26,6 +26,9 @@ let systemLibraries: [Target] = [
     // Keys and self-signed certificates for the guardian pages on the home network (HTTPS).
     .systemLibrary(name: "CGnuTLS", path: "Sources/CGnuTLS",
                    providers: [.apt(["libgnutls28-dev"])]),
+    // PostgreSQL's client library: the centre's hub keeps its store of record in PostgreSQL (issue 28).
+    .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+                   providers: [.apt(["libpq-dev"])]),
     // Linux evdev force feedback: kernel headers only, no library to link.
     .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
 ]
@@ -84,6 +87,9 @@ let swiftTargets: [Target] = [
     // hub's certificate pinned by its fingerprint) and the hub's routes for SteppieHTTP.
     .target(name: "SteppieSyncHTTP", dependencies: ["SteppieCore", "SteppieSync", "SteppieTLS", "SteppieHTTP"]),
     // Sync's use cases over the store and the wire: the household hub on SQLite, a device's rounds and background agent.
+    // The centre's hub on PostgreSQL (issue 28, docs/centre.md): connections through libpq, one checking
+    // helper for every statement, a bounded pool, reconnection, the hub's schema migrations.
+    .target(name: "SteppiePostgres", dependencies: ["SteppieCore", "CLibPQ"]),
     .target(name: "SteppieSyncAgent",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity"]),
     .target(name: "SteppieCLI",
@@ -112,6 +118,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync", "SteppieTestSupport"]),
     .testTarget(name: "SteppieSyncHTTPTests",
                 dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
+    .testTarget(name: "SteppiePostgresTests", dependencies: ["SteppiePostgres", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
     .testTarget(name: "SteppieChildModeTests", dependencies: ["SteppieChildMode", "SteppieStore", "SteppieCore"]),

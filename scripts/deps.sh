@@ -19,6 +19,10 @@ pc libsystemd libsystemd-dev
 pc libmicrohttpd libmicrohttpd-dev
 # HTTPS for the guardian pages on the home network (libmicrohttpd-dev on Debian is built with it).
 pc gnutls libgnutls28-dev
+# The centre's hub on PostgreSQL (issue 28): libpq to build, the server for the tests' private
+# cluster (scripts/with-postgres.sh runs Debian's /usr/lib/postgresql/15/bin).
+pc libpq libpq-dev
+[ -x /usr/lib/postgresql/15/bin/initdb ] || need_pkgs+=(postgresql)
 cmd sqlite3 sqlite3
 cmd espeak-ng espeak-ng
 cmd pulseaudio pulseaudio

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The end of the README test command: fails when any process the tests started is still running
 # (a `steppie` of any kind, a tmux server, a private PulseAudio server, chromedriver or Chromium
-# started by the tests). Processes that are ending get up to 10 s, polled, before they count.
+# started by the tests, the private PostgreSQL of scripts/with-postgres.sh). Processes that are ending get up to 10 s, polled, before they count.
 # Processes older than this run (started before `STEPPIE_TEST_STARTED`, seconds since the epoch)
 # are not its own and are left out.
 set -u
 started=${STEPPIE_TEST_STARTED:-0}
-pattern='(^|/)(steppie|tmux|pulseaudio|chromedriver)( |$)|steppie-test-|steppie-(svc|cli|pulse|browser)|chromium.*--enable-automation'
+pattern='(^|/)(steppie|tmux|pulseaudio|chromedriver)( |$)|steppie-test-|steppie-(svc|cli|pulse|browser|postgres)|chromium.*--enable-automation'
 find_left() {
     local now
     now=$(date +%s)

@@ -21,7 +21,9 @@ swift build --build-tests
 swift build -c release --static-swift-stdlib --product steppie
 export STEPPIE_RELEASE_BIN="$PWD/.build/release/steppie"
 export STEPPIE_REQUIRE_PULSE=1
-scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
+# A private PostgreSQL (scripts/with-postgres.sh: a temporary cluster on a Unix socket) for the
+# centre hub's tests (SteppiePostgresTests), stopped and removed afterwards.
+scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
 scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
 STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check

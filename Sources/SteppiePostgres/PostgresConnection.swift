@@ -1,0 +1,204 @@
+import CLibPQ
+import Foundation
+
+/// The raw libpq handles, named so their ownership is visible in signatures.
+typealias PGConnection = OpaquePointer
+typealias PGResult = OpaquePointer
+
+/// One connection to PostgreSQL. It owns its `PGconn` and frees it in `deinit`; a failed connect
+/// frees the half-made handle before throwing. Every statement goes through `perform`, the one
+/// checking helper: parameters are always sent apart from the SQL, and a failure becomes a
+/// `PostgresError` carrying the SQLSTATE and the server's message. Deliberately not `Sendable`:
+/// one owner at a time (`PostgresPool` hands it to one caller at a time).
+package final class PostgresConnection {
+    private let handle: PGConnection
+    /// The statements prepared on this session, by name, with their SQL.
+    private var prepared: [String: String] = [:]
+    private var transactionDepth = 0
+    /// True once the session is known to be gone: the pool drops the connection instead of reusing it.
+    package private(set) var isBroken = false
+
+    /// Connects with a libpq connection string (`host=/run/postgresql dbname=steppie user=hub`).
+    /// The string is never repeated in errors: it may hold a password.
+    package init(conninfo: String) throws {
+        guard let conn = PQconnectdb(conninfo) else { throw PostgresError.connect(message: "libpq could not allocate a connection") }
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(conn))
+            PQfinish(conn)
+            throw PostgresError.connect(message: message)
+        }
+        guard PQsetClientEncoding(conn, "UTF8") == 0 else {
+            let message = String(cString: PQerrorMessage(conn))
+            PQfinish(conn)
+            throw PostgresError.connect(message: message)
+        }
+        handle = conn
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// True while a transaction is open on the session (or aborted and not yet rolled back).
+    package var inTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
+    /// The server process serving this session (`pg_backend_pid()`), for tests and logs.
+    package var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Runs a statement that returns no rows; the number of rows it changed.
+    @discardableResult
+    package func run(_ sql: String, _ parameters: [PostgresValue] = []) throws -> Int {
+        try perform(.sql(sql), parameters) { Self.affected($0) }
+    }
+
+    @discardableResult
+    package func run(_ statement: PostgresStatement, _ parameters: [PostgresValue] = []) throws -> Int {
+        try perform(.prepared(statement), parameters) { Self.affected($0) }
+    }
+
+    /// Runs a query and maps every row.
+    package func query<T>(_ sql: String, _ parameters: [PostgresValue] = [], _ row: (PostgresRow) throws -> T) throws -> [T] {
+        try perform(.sql(sql), parameters) { try Self.rows($0, sql, row) }
+    }
+
+    package func query<T>(_ statement: PostgresStatement, _ parameters: [PostgresValue] = [],
+                          _ row: (PostgresRow) throws -> T) throws -> [T] {
+        try perform(.prepared(statement), parameters) { try Self.rows($0, statement.name, row) }
+    }
+
+    /// The first row of a query, mapped, or nil.
+    package func queryFirst<T>(_ sql: String, _ parameters: [PostgresValue] = [], _ row: (PostgresRow) throws -> T) throws -> T? {
+        try query(sql, parameters, row).first
+    }
+
+    package func queryFirst<T>(_ statement: PostgresStatement, _ parameters: [PostgresValue] = [],
+                               _ row: (PostgresRow) throws -> T) throws -> T? {
+        try query(statement, parameters, row).first
+    }
+
+    /// Runs `body` in a transaction and commits; any thrown error rolls everything back. Nested
+    /// calls become savepoints. A transaction the server already aborted is never "committed"
+    /// (PostgreSQL would answer COMMIT with a silent ROLLBACK): it throws instead.
+    @discardableResult
+    package func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let depth = transactionDepth
+        let savepoint = "steppie_sp\(depth)"
+        try run(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        do {
+            let value = try body(self)
+            if PQtransactionStatus(handle) == PQTRANS_INERROR {
+                throw PostgresError.server(sqlState: "25P02", message: "the transaction was aborted by an earlier error",
+                                           detail: nil, statement: "COMMIT")
+            }
+            try run(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
+            return value
+        } catch {
+            if !isBroken {
+                // A failed rollback leaves a broken session: the pool then drops it.
+                if depth == 0 { _ = try? run("ROLLBACK") } else { _ = try? run("ROLLBACK TO SAVEPOINT \(savepoint)") }
+                if PQtransactionStatus(handle) != (depth == 0 ? PQTRANS_IDLE : PQTRANS_INTRANS) { isBroken = true }
+            }
+            throw error
+        }
+    }
+
+    /// What `perform` sends: SQL (parsed each time) or a statement prepared by name.
+    enum Target {
+        case sql(String)
+        case prepared(PostgresStatement)
+
+        var label: String {
+            switch self {
+            case .sql(let sql): sql
+            case .prepared(let statement): statement.name
+            }
+        }
+    }
+
+    /// The one checking helper every statement goes through: binds the parameters (text, or
+    /// binary for bytes), runs the statement with `PQexecParams` or `PQexecPrepared` (preparing it
+    /// first on this session), checks the result, hands it to `read` and frees it.
+    func perform<T>(_ target: Target, _ parameters: [PostgresValue], _ read: (PGResult) throws -> T) throws -> T {
+        if isBroken { throw PostgresError.unavailable(message: "the connection was lost earlier") }
+        if case .prepared(let statement) = target, prepared[statement.name] != statement.sql {
+            let result = PQprepare(handle, statement.name, statement.sql, 0, nil)
+            let checked = try check(result, statement: statement.name)
+            PQclear(checked)
+            prepared[statement.name] = statement.sql
+        }
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        defer { buffers.forEach { free($0) } }
+        var lengths: [Int32] = [], formats: [Int32] = [], types: [Oid] = []
+        for (index, value) in parameters.enumerated() {
+            switch value {
+            case .null: buffers.append(nil)
+            case .text(let text):
+                guard !text.utf8.contains(0) else { throw PostgresError.invalidParameter(index: index) }
+                buffers.append(strdup(text))
+            case .integer(let number): buffers.append(strdup(String(number)))
+            case .bool(let flag): buffers.append(strdup(flag ? "t" : "f"))
+            case .bytes(let bytes):
+                let buffer = malloc(max(bytes.count, 1))?.assumingMemoryBound(to: CChar.self)
+                bytes.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress, let buffer { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: bytes.count) }
+                }
+                buffers.append(buffer)
+            }
+            if case .bytes(let bytes) = value {
+                lengths.append(Int32(bytes.count))
+                formats.append(1)
+            } else {
+                lengths.append(0)
+                formats.append(0)
+            }
+            types.append(value.typeOid)
+        }
+        let values = buffers.map { UnsafePointer($0) }
+        let count = Int32(parameters.count)
+        let result: PGResult? = switch target {
+        case .sql(let sql): PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+        case .prepared(let statement): PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0)
+        }
+        let checked = try check(result, statement: target.label)
+        defer { PQclear(checked) }
+        return try read(checked)
+    }
+
+    /// Turns a libpq result into the result, or a thrown `PostgresError` (the result freed).
+    private func check(_ result: PGResult?, statement: String) throws -> PGResult {
+        guard let result else {
+            // No result at all: out of memory, or the connection could not send.
+            let message = String(cString: PQerrorMessage(handle))
+            if PQstatus(handle) != CONNECTION_OK { isBroken = true }
+            throw PostgresError.unavailable(message: message)
+        }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return result }
+        let field = { (code: Int32) -> String? in PQresultErrorField(result, code).map { String(cString: $0) } }
+        let state = field(clibpq_diag_sqlstate()) ?? ""
+        let message = field(clibpq_diag_message_primary()) ?? String(cString: PQresultErrorMessage(result))
+        let detail = field(clibpq_diag_message_detail())
+        PQclear(result)
+        if PQstatus(handle) != CONNECTION_OK || PostgresError.endsSession(state) {
+            isBroken = true
+            throw PostgresError.unavailable(message: message)
+        }
+        throw PostgresError.server(sqlState: state, message: message, detail: detail, statement: statement)
+    }
+
+    private static func affected(_ result: PGResult) -> Int {
+        Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    private static func rows<T>(_ result: PGResult, _ statement: String, _ row: (PostgresRow) throws -> T) throws -> [T] {
+        let count = PQntuples(result)
+        var out: [T] = []
+        out.reserveCapacity(Int(count))
+        for index in 0..<count {
+            out.append(try row(PostgresRow(result: result, row: index, statement: statement)))
+        }
+        return out
+    }
+}

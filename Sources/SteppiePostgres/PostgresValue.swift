@@ -1,0 +1,23 @@
+/// A statement's parameter: always sent apart from the SQL (`$1`, `$2`, …), never spliced into it.
+package enum PostgresValue: Equatable, Sendable {
+    case null
+    /// Sent as text of an unspecified type, so the server reads it as its column's type (text,
+    /// jsonb, timestamptz); it may not contain NUL.
+    case text(String)
+    case integer(Int64)
+    case bool(Bool)
+    /// Sent in binary, as `bytea`.
+    case bytes([UInt8])
+
+    package static func int(_ value: Int) -> PostgresValue { .integer(Int64(value)) }
+
+    /// The type the value is sent as (0: the server decides from the statement).
+    var typeOid: UInt32 {
+        switch self {
+        case .null, .text: 0
+        case .integer: 20   // int8
+        case .bool: 16      // bool
+        case .bytes: 17     // bytea
+        }
+    }
+}

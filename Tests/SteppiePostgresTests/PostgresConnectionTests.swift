@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import SteppieCore
+@testable import SteppiePostgres
+
+extension PostgresTests {
+    /// Statements through the one checking helper: parameters never spliced, failures typed.
+    @Suite struct Connection {
+        static let hostile = "'); DROP TABLE registers; --"
+        static let stamp = String(repeating: "0", count: 15) + "-00000000-" + String(repeating: "a", count: 36)
+
+        @Test func aHostileTitleRoundTripsAsText() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let c = try db.connect()
+            try HubSchema.migrator.migrate(c)
+            let insert = PostgresStatement("test_register_insert", """
+                INSERT INTO registers (entity, record, field, child, value, stamp) VALUES ('routine', $1, 'title', $2, to_jsonb($3::text), $4)
+                """)
+            #expect(try c.run(insert, [.text(Self.hostile), .text(Self.hostile), .text(Self.hostile), .text(Self.stamp)]) == 1)
+            let row = try c.queryFirst("SELECT record, child, value #>> '{}', value FROM registers WHERE record = $1", [.text(Self.hostile)]) {
+                [try $0.text(0), try $0.text(1), try $0.text(2), try $0.text(3)]
+            }
+            #expect(row == [Self.hostile, Self.hostile, Self.hostile, #""'); DROP TABLE registers; --""#])
+            #expect(try c.queryFirst("SELECT $1::text", [.text(Self.hostile)]) { try $0.text(0) } == Self.hostile)
+            #expect(try db.tables(c).contains("registers"))
+            #expect(try c.queryFirst("SELECT count(*) FROM registers") { try $0.int(0) } == 1)
+        }
+
+        @Test func valuesOfEveryKindRoundTrip() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let c = try db.connect()
+            let bytes: [UInt8] = [0, 1, 0x7f, 0x80, 0xff, 0x5c, 0x27]
+            let row = try #require(try c.queryFirst("SELECT $1::text, $2::bigint, $3::bytea, $4::text, $5::boolean, $6::bytea, '서준 🌟'::text",
+                                                    [.text("하루 '일과'"), .integer(Int64.min), .bytes(bytes), .null, .bool(true), .bytes([])]) { r in
+                (try r.text(0), try r.int(1), try r.bytes(2), try r.optionalText(3), try r.bool(4), try r.bytes(5), try r.text(6))
+            })
+            #expect(row.0 == "하루 '일과'")
+            #expect(row.1 == Int64.min)
+            #expect(row.2 == bytes)
+            #expect(row.3 == nil)
+            #expect(row.4 == true)
+            #expect(row.5 == [])
+            #expect(row.6 == "서준 🌟")
+            // Reading a NULL as text, or text as a number, is a typed error, not a crash or a zero.
+            #expect(throws: PostgresError.unexpectedValue(column: 0, expected: "text, not NULL", statement: "SELECT NULL::text")) {
+                try c.queryFirst("SELECT NULL::text") { try $0.text(0) }
+            }
+            #expect(throws: PostgresError.unexpectedValue(column: 0, expected: "an integer", statement: "SELECT 'x'")) {
+                try c.queryFirst("SELECT 'x'") { try $0.int(0) }
+            }
+            #expect(throws: PostgresError.invalidParameter(index: 1)) {
+                try c.run("SELECT $1::text, $2::text", [.text("a"), .text("b\u{0}c")])
+            }
+        }
+
+        @Test func aUniqueViolationIsTypedWithItsSQLState() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let c = try db.connect()
+            try HubSchema.migrator.migrate(c)
+            let insert = "INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp) VALUES ($1, 'c', 'r', 's', '2026-12-03', 'press', 'x', $2)"
+            try c.run(insert, [.text("e1"), .text(Self.stamp)])
+            let error = try #require(throws: PostgresError.self) { try c.run(insert, [.text("e1"), .text(Self.stamp)]) }
+            #expect(error.sqlState == "23505")
+            #expect(!error.isRetryable)
+            #expect(error.catalogMessage.key == "postgres.error.duplicate")
+            guard case .server(_, let message, _, let statement) = error else { Issue.record("not a server error: \(error)"); return }
+            #expect(message.contains("events_pkey"))
+            #expect(statement == insert)
+            // The session is still usable, and a transaction that hit it kept nothing.
+            #expect(!c.isBroken)
+            #expect(throws: PostgresError.self) {
+                try c.transaction { t in
+                    try t.run(insert, [.text("e2"), .text(Self.stamp)])
+                    try t.run(insert, [.text("e1"), .text(Self.stamp)])
+                }
+            }
+            #expect(try c.query("SELECT id FROM events ORDER BY id") { try $0.text(0) } == ["e1"])
+            #expect(!c.inTransaction)
+        }
+
+        @Test func aCheckViolationAndAnAbortedTransactionAreRefused() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let c = try db.connect()
+            try HubSchema.migrator.migrate(c)
+            let error = try #require(throws: PostgresError.self) {
+                try c.run("INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp) VALUES ('e', 'c', 'r', 's', 'today', 'press', 'x', $1)",
+                          [.text(Self.stamp)])
+            }
+            #expect(error.sqlState == "23514")
+            #expect(error.catalogMessage.key == "postgres.error.constraint")
+            // A body that swallows a failure cannot commit what the server already aborted.
+            #expect(throws: PostgresError.server(sqlState: "25P02", message: "the transaction was aborted by an earlier error",
+                                                 detail: nil, statement: "COMMIT")) {
+                try c.transaction { t in
+                    try t.run("INSERT INTO join_attempts (at) VALUES (1)")
+                    _ = try? t.run("SELECT 1/0")
+                }
+            }
+            #expect(try c.queryFirst("SELECT count(*) FROM join_attempts") { try $0.int(0) } == 0)
+        }
+    }
+}
