@@ -53,7 +53,7 @@ let swiftTargets: [Target] = [
     // Owner-only files and folders, output-target checks, whole writes that report failure.
     .target(name: "SteppieFiles", dependencies: ["SteppieCore"]),
     .target(name: "SteppieLocalization", dependencies: ["SteppieCore"]),
-    .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "SteppieSync", "CSQLite"]),
+    .target(name: "SteppieStore", dependencies: ["SteppieCore", "SteppieFiles", "SteppieSync", "SteppieSecurity", "CSQLite"]),
     // The guardian pages' TLS identity on the home network: key, self-signed certificate and
     // fingerprint through GnuTLS, kept owner-only beside the database.
     .target(name: "SteppieTLS", dependencies: ["SteppieCore", "SteppieFiles", "CGnuTLS", "CLazyLoad"]),
@@ -91,7 +91,7 @@ let swiftTargets: [Target] = [
     // helper for every statement, a bounded pool, reconnection, the hub's schema migrations.
     .target(name: "SteppiePostgres", dependencies: ["SteppieCore", "CLibPQ"]),
     .target(name: "SteppieSyncAgent",
-            dependencies: ["SteppieCore", "SteppieStore", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity"]),
+            dependencies: ["SteppieCore", "SteppieStore", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity", "SteppieFiles"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
                            "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "SteppieSyncAgent", "CTerminal", "CLazyLoad"]),

@@ -60,7 +60,7 @@ extension GuardianWeb {
                 picture = child.picture
             }
             let old = try r.store.setChildPicture(id: child.id, to: picture, at: r.now)
-            if case .photo(_, let asset)? = old, old != picture, let dir = config.photosDirectory {
+            if case .photo(_, let asset)? = old, old != picture, let dir = config.photosDirectory, try !r.store.photoInUse(asset) {
                 unlink(dir.appendingPathComponent(asset).path)
             }
             r.nextNotice = r.t("web.saved")

@@ -21,8 +21,12 @@ package final class SQLiteSyncHub: SyncHubHandling {
     private let feedMoved = NSCondition()
     private let stopping = Atomic<Bool>(false)
     private let log: @Sendable (CatalogMessage) -> Void
+    /// Where photos' and recordings' content is kept, and how it is checked (nil: the hub keeps none).
+    package let blobs: SyncBlobFiles?
 
-    package init(databasePath: String, timeZone: TimeZone, clock: any WallClock, log: @escaping @Sendable (CatalogMessage) -> Void) {
+    package init(databasePath: String, timeZone: TimeZone, clock: any WallClock, blobs: SyncBlobFiles? = nil,
+                 log: @escaping @Sendable (CatalogMessage) -> Void) {
+        self.blobs = blobs
         self.databasePath = databasePath
         self.timeZone = timeZone
         self.clock = clock
@@ -105,6 +109,44 @@ package final class SQLiteSyncHub: SyncHubHandling {
         }
         log(CatalogMessage("sync.log.joined", ["device": .text(name), "count": .text(String(joined.children.count))]))
         return JoinReply(credential: credential, hubDevice: joined.hub, children: joined.children)
+    }
+}
+
+extension SQLiteSyncHub: SyncBlobHandling {
+    /// The device's children, or `unknownDevice`.
+    private func children(_ store: Store, _ credential: String) throws -> Result<Set<String>, SyncRefusal> {
+        guard let children = try store.syncHubDeviceChildren(credentialHash: Self.credentialHash(credential)) else {
+            return .failure(.unknownDevice)
+        }
+        return .success(children)
+    }
+
+    package func hasBlob(_ sha256: String, credential: String) throws(SyncRefusal) -> Bool {
+        try withStore { store in
+            try children(store, credential).map { _ in blobs?.locate(sha256, store: store) != nil }
+        }
+    }
+
+    package func blob(_ sha256: String, credential: String) throws(SyncRefusal) -> [UInt8]? {
+        try withStore { store in
+            try children(store, credential).flatMap { given -> Result<[UInt8]?, SyncRefusal> in
+                // Another child's content (or none a register names) is answered as absent.
+                guard let blobs, (try? store.syncHubBlobNamed(sha256: sha256, children: given)) == true,
+                      let path = blobs.locate(sha256, store: store) else { return .success(nil) }
+                return .success(SyncBlobFiles.read(path))
+            }
+        }
+    }
+
+    package func putBlob(_ sha256: String, bytes: [UInt8], credential: String) throws(SyncRefusal) -> Bool {
+        let stored = try withStore { store in
+            try children(store, credential).flatMap { _ -> Result<Bool, SyncRefusal> in
+                guard let blobs else { return .failure(.unavailable) }
+                return blobs.store(bytes, sha256: sha256, store: store)
+            }
+        }
+        if stored { log(CatalogMessage("sync.log.blobStored", ["sha256": .text(sha256), "bytes": .text(String(bytes.count))])) }
+        return stored
     }
 }
 

@@ -34,6 +34,8 @@ package enum SyncRound {
     package static func push(_ store: Store, _ client: SyncHubClient, clock: any WallClock) throws -> Int {
         var pushed = 0
         while let request = try store.syncPushRequest(physical: milliseconds(clock)) {
+            // The content the entries name goes first, so no device is told of a photo the hub cannot give.
+            try SyncBlobTransfer.send(SyncBlob.named(in: request.entries.map(\.entry)), store: store, client: client)
             let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in try client.push(request) }
             SyncFault.reached("push-answered")   // the hub took it; this device has not recorded that yet
             try store.syncPushed(reply, physical: milliseconds(clock))
@@ -57,7 +59,11 @@ package enum SyncRound {
             let applied = try store.syncPulled(reply, physical: milliseconds(clock))
             pulled += applied.changesTaken + applied.eventsTaken
             wait = 0
-            if !reply.more { return pulled }
+            if !reply.more {
+                // The content the rows name that is not here yet (tried again after every pull until it comes).
+                SyncBlobTransfer.fetchMissing(store: store, client: client)
+                return pulled
+            }
         }
     }
 

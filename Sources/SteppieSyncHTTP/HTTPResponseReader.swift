@@ -38,7 +38,13 @@ package struct HTTPResponseReader {
     private var headers: [String: String] = [:]
     private var body: [UInt8] = []
 
-    package init(bodyLimit: Int) { self.bodyLimit = bodyLimit }
+    /// The answer to a `HEAD` request: its head is all of it, whatever length it declares.
+    package let headOnly: Bool
+
+    package init(bodyLimit: Int, headOnly: Bool = false) {
+        self.bodyLimit = bodyLimit
+        self.headOnly = headOnly
+    }
 
     /// The whole answer, once it has come.
     package var response: SyncHTTPResponse? {
@@ -150,6 +156,10 @@ package struct HTTPResponseReader {
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmedOfBlanks()
             if headers[name] == nil { headers[name] = value }
+        }
+        if headOnly {
+            state = .done
+            return
         }
         if let coding = headers["transfer-encoding"] {
             guard coding.lowercased().split(separator: ",").last?.trimmedOfBlanks() == "chunked" else {

@@ -29,3 +29,10 @@ package enum SyncHTTPMapping {
         let protocolVersion: Int?
     }
 }
+
+extension SyncHTTPMapping {
+    /// `HEAD`/`GET`/`PUT /sync/v1/blob/<sha256>`: a photo's or a recording's bytes, by their hash.
+    package static let blobPath = "/sync/v1/blob"
+
+    package static func blobPath(_ sha256: String) -> String { "\(blobPath)/\(sha256)" }
+}

@@ -53,6 +53,14 @@ package struct SyncHTTPSClient: Sendable {
     /// `POST path` with a JSON body; the answer, whatever its status.
     /// `extraMilliseconds`: more time for the whole request (a long poll the hub may hold).
     package func post(_ path: String, json body: [UInt8], credential: String?, extraMilliseconds: Int = 0) throws(SyncTransportError) -> SyncHTTPResponse {
+        try send("POST", path, body: body, contentType: "application/json", credential: credential, extraMilliseconds: extraMilliseconds)
+    }
+
+    /// `method path` (`HEAD`, `GET`, `PUT`, `POST`) with `body` of `contentType` (none for an empty
+    /// `HEAD` or `GET`); the answer, whatever its status (`SyncHubClient.blob` raises
+    /// `responseLimit` to the largest recording for a blob's answer).
+    package func send(_ method: String, _ path: String, body: [UInt8], contentType: String?, credential: String?,
+                      extraMilliseconds: Int = 0) throws(SyncTransportError) -> SyncHTTPResponse {
         let start = ContinuousClock.now
         let requestDeadline = start + .milliseconds(timeouts.requestMilliseconds + max(0, extraMilliseconds))
         // A credential no hub could have given (join refuses one like it) is not sent.
@@ -80,20 +88,28 @@ package struct SyncHTTPSClient: Sendable {
         }
         // Before any byte of the request (its credential above all) leaves the device.
         guard Self.sameFingerprint(fingerprint, presented) else { throw .fingerprintMismatch(expected: fingerprint, got: presented) }
-        return try exchange(session, request(path, body: body, credential: credential), until: requestDeadline)
+        return try exchange(session, request(method, path, body: body, contentType: contentType, credential: credential),
+                            until: requestDeadline, headOnly: method == "HEAD")
     }
 
     /// The request's bytes: head and body.
     func request(_ path: String, body: [UInt8], credential: String?) -> [UInt8] {
-        var head = "POST \(path) HTTP/1.1\r\nHost: \(hub.authority)\r\n"
+        request("POST", path, body: body, contentType: "application/json", credential: credential)
+    }
+
+    func request(_ method: String, _ path: String, body: [UInt8], contentType: String?, credential: String?) -> [UInt8] {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(hub.authority)\r\n"
         if let credential { head += "Authorization: Bearer \(credential)\r\n" }
-        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
+        if let contentType { head += "Content-Type: \(contentType)\r\n" }
+        if method != "HEAD" && method != "GET" { head += "Content-Length: \(body.count)\r\n" }
+        head += "Connection: close\r\nAccept: application/json\r\n\r\n"
         return Array(head.utf8) + body
     }
 
     /// Sends the request and reads the answer. A hub that refuses a body over its limit answers
     /// 413 and may close before it has read the rest: the answer is still read when the sending fails.
-    private func exchange(_ session: TLSClientSession, _ request: [UInt8], until deadline: ContinuousClock.Instant) throws(SyncTransportError) -> SyncHTTPResponse {
+    private func exchange(_ session: TLSClientSession, _ request: [UInt8], until deadline: ContinuousClock.Instant,
+                          headOnly: Bool = false) throws(SyncTransportError) -> SyncHTTPResponse {
         var sendFailure: SyncTransportError?
         do throws(TLSClientError) {
             try session.send(request, until: deadline)
@@ -102,7 +118,7 @@ package struct SyncHTTPSClient: Sendable {
         } catch {
             sendFailure = tlsFailure(error)
         }
-        var reader = HTTPResponseReader(bodyLimit: responseLimit)
+        var reader = HTTPResponseReader(bodyLimit: responseLimit, headOnly: headOnly)
         while true {
             let bytes: [UInt8]
             do throws(TLSClientError) {

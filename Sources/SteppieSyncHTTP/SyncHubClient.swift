@@ -30,6 +30,38 @@ package struct SyncHubClient: Sendable {
         return reply
     }
 
+    /// Whether the hub holds the bytes named `sha256` (`HEAD`).
+    package func hasBlob(_ sha256: String) throws(SyncTransportError) -> Bool {
+        let response = try transport.send("HEAD", SyncHTTPMapping.blobPath(sha256), body: [], contentType: nil, credential: credential)
+        switch response.status {
+        case 200: return true
+        case 404: return false
+        default: _ = try Self.reply(response, PutBlobReply.self); return false
+        }
+    }
+
+    /// The bytes named `sha256` (`GET`), checked against their name; nil when the hub has none
+    /// this device may read. Bytes whose hash is not their name are `badResponse`.
+    package func blob(_ sha256: String, hash: (ArraySlice<UInt8>) -> String) throws(SyncTransportError) -> [UInt8]? {
+        var transport = transport
+        transport.responseLimit = max(transport.responseLimit, SyncRoutes.blobBodyLimit + 1024)
+        let response = try transport.send("GET", SyncHTTPMapping.blobPath(sha256), body: [], contentType: nil, credential: credential)
+        switch response.status {
+        case 200:
+            guard hash(response.body[...]) == sha256 else { throw .badResponse(reason: "the bytes do not hash to their name") }
+            return response.body
+        case 404: return nil
+        default: _ = try Self.reply(response, PutBlobReply.self); return nil
+        }
+    }
+
+    /// Sends the bytes named `sha256` (`PUT`); true when the hub stored them now.
+    package func putBlob(_ sha256: String, bytes: [UInt8]) throws(SyncTransportError) -> Bool {
+        let response = try transport.send("PUT", SyncHTTPMapping.blobPath(sha256), body: bytes, contentType: "application/octet-stream",
+                                          credential: credential)
+        return try Self.reply(response, PutBlobReply.self).stored
+    }
+
     private func exchange<Reply: Decodable>(_ path: String, _ message: some Encodable, _ type: Reply.Type, credential: String?,
                                             extraMilliseconds: Int = 0) throws(SyncTransportError) -> Reply {
         guard let body = SyncProtocol.encode(message) else { throw .badResponse(reason: "the request could not be encoded") }

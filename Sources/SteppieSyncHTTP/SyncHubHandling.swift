@@ -10,3 +10,16 @@ package protocol SyncHubHandling: Sendable {
     func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply
     func join(_ request: JoinRequest) throws(SyncRefusal) -> JoinReply
 }
+
+/// The hub's side of photos' and recordings' content (docs/sync.md, "Photos and recordings"):
+/// bytes named by their SHA-256, stored once. A hub that keeps no content answers as if it had none.
+package protocol SyncBlobHandling: Sendable {
+    /// Whether the hub holds the bytes (`HEAD`): a device asks before sending them.
+    func hasBlob(_ sha256: String, credential: String) throws(SyncRefusal) -> Bool
+    /// The bytes, when the hub holds them and a register of one of the device's children names
+    /// them; nil otherwise (answered 404, as if absent).
+    func blob(_ sha256: String, credential: String) throws(SyncRefusal) -> [UInt8]?
+    /// Checks and stores the bytes under their hash (nothing is stored when they are refused).
+    /// True when they were stored now, false when the hub had them already.
+    func putBlob(_ sha256: String, bytes: [UInt8], credential: String) throws(SyncRefusal) -> Bool
+}

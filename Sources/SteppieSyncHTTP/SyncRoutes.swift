@@ -1,4 +1,5 @@
 import Foundation
+import SteppieCore
 import SteppieHTTP
 import SteppieSync
 
@@ -14,7 +15,16 @@ package enum SyncRoutes {
     /// A pull or join request is a few hundred bytes.
     package static let smallBodyLimit = 8 * 1024
 
-    package static func make(handler: any SyncHubHandling) -> [HTTPRoute] {
+    /// A blob's body limit: the largest recording (a photo's 5 MiB is checked by the hub).
+    package static let blobBodyLimit = RecordingCheck.maximumBytes
+
+    package static func make(handler: any SyncHubHandling, blobs: (any SyncBlobHandling)? = nil) -> [HTTPRoute] {
+        var routes = messageRoutes(handler: handler)
+        if let blobs { routes += SyncBlobRoutes.make(blobs) }
+        return routes
+    }
+
+    static func messageRoutes(handler: any SyncHubHandling) -> [HTTPRoute] {
         [
             .post(SyncHTTPMapping.pushPath, limit: pushBodyLimit) { request in
                 answer(request, PushRequest.self, credential: true) { (message, credential) throws(SyncRefusal) in

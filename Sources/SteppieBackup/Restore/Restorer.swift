@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieFiles
+import SteppieSecurity
 import SteppieStore
 
 /// Replaces the store's rows, the device settings and the photo folder with a backup's, as one
@@ -59,19 +60,22 @@ public struct Restorer: Sendable {
             try extractPhotos(loaded, into: staging.newAssets)
             RestoreFault.reached("photos")
             // A backup that carries recordings replaces the recordings folder too, in the same swap.
-            let recordings = loaded.contents.recordings
+            let listedRecordings = loaded.contents.recordings
+            var recordings = listedRecordings
             // (None in the backup and no folder here: there is nothing to swap; the rows still go.)
             let liveRecordings = Self.recordingsFolder(store, beside: parent)
-            let recordingsSwap = try recordings.flatMap { listed -> URL? in
+            let recordingsSwap = try listedRecordings.flatMap { listed -> URL? in
                 if listed.isEmpty && !FileSystem.exists(liveRecordings) { return nil }
-                try extractRecordings(loaded, listed, into: staging.newRecordings)
+                // Each row gets its file's SHA-256 back (the name its content syncs by; backups do not carry it).
+                recordings = try extractRecordings(loaded, listed, into: staging.newRecordings)
                 return liveRecordings
             }
+            let hashedRecordings = recordings
             // Handed over whole: the store frees the logs once their rows are in.
             var logs = loaded.contents.logs
             loaded.contents.logs = DailyLogRecords()
             try replace(store: store, assets: assets, recordings: recordingsSwap, staging: staging, at: now, progress: progress) {
-                try store.replaceAll(with: loaded.contents.snapshot, logs: &logs, recordings: recordings)
+                try store.replaceAll(with: loaded.contents.snapshot, logs: &logs, recordings: hashedRecordings)
             } settings: {
                 try store.replaceDeviceSettings(loaded.contents.snapshot.deviceSettings)
             }
@@ -227,13 +231,18 @@ public struct Restorer: Sendable {
 
     /// The second pass over a Linux backup's recordings: each is read, written 0600 into the
     /// 0700 folder `directory` and checked there again (the file that goes live is the one checked).
-    private func extractRecordings(_ loaded: LoadedBackup, _ recordings: [RoutineRecording], into directory: URL) throws {
+    /// Returns the rows, each with its file's SHA-256.
+    private func extractRecordings(_ loaded: LoadedBackup, _ recordings: [RoutineRecording], into directory: URL) throws -> [RoutineRecording] {
         try StagingArea.files(directory.path) { _ = try OwnerOnly.createDirectories(directory.path) }
-        for r in recordings {
+        var hashed: [RoutineRecording] = []
+        for var r in recordings {
             guard let entry = loaded.recordingEntries[r.fileName] else { throw BackupError.missingEntry("recordings/" + r.fileName) }
-            _ = try ArchiveLoader.recording(loaded.zip, entry, name: r.fileName, budget: nil, decode: options.decodeAudio,
-                                            at: directory.appendingPathComponent(r.fileName).path)
+            let path = directory.appendingPathComponent(r.fileName).path
+            _ = try ArchiveLoader.recording(loaded.zip, entry, name: r.fileName, budget: nil, decode: options.decodeAudio, at: path)
+            r.sha256 = FileManager.default.contents(atPath: path).map { SHA256.hex(of: $0) }
+            hashed.append(r)
         }
+        return hashed
     }
 
     private func storeCall<T>(_ body: () throws -> T) throws -> T {

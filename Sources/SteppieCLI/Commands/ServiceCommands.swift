@@ -65,7 +65,8 @@ enum ServiceCommands {
                 commonName: names.hostNames.first ?? names.display, dnsNames: names.hostNames,
                 ipAddresses: names.certificateAddresses, now: c.env.secureClock.now().wall)
             let loopback = listen.address == "127.0.0.1" || listen.address == "::1"
-            let hub = SQLiteSyncHub(databasePath: database, timeZone: c.env.timeZone, clock: c.env.clock, log: log)
+            let hub = SQLiteSyncHub(databasePath: database, timeZone: c.env.timeZone, clock: c.env.clock,
+                                    blobs: SyncBlobFiles(databasePath: database) { SyncBlobCheck.check($0, path: $1) }, log: log)
             let server = SyncHubServer(address: listen.address, port: listen.port, identity: identity,
                                        hostNames: loopback ? [] : names.hostNames + names.addresses, hub: hub)
             do { try server.start() } catch SyncHubServerError.unavailable(let address, let code) {

@@ -97,6 +97,9 @@ extension CommandTree {
                         rules: [.required("--locale"), .choices("--locale", ["ko", "en"]),
                                 .exclusive("--remove", "FILE"), .atLeastOne(["FILE", "--remove"])],
                         run: GuardianAccess.changing(RecordingCommands.record)),
+            CommandSpec("photo", abstract: "cli.routine.photo.abstract",
+                        positionals: [routineId, PositionalSpec("FILE", help: "cli.argument.photoFile")],
+                        run: GuardianAccess.changing(RoutinePhotoCommand.run)),
         ]),
         CommandSpec("history", abstract: "cli.history.abstract", options: [
             child,

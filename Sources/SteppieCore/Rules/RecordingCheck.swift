@@ -67,8 +67,10 @@ public enum RecordingCheck {
     /// Whether `name` is a recording's file name: a lowercase UUID and one of `extensions`.
     public static func isFileName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, (extensions + ["audio"]).contains(String(parts[1])), parts[0].count == 36,
-              let id = UUID(uuidString: String(parts[0])) else { return false }
+        guard parts.count == 2, (extensions + ["audio"]).contains(String(parts[1])) else { return false }
+        // A recording that came through sync is named by the SHA-256 of its bytes (docs/sync.md).
+        if parts[0].utf8.count == 64 { return parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } }
+        guard parts[0].count == 36, let id = UUID(uuidString: String(parts[0])) else { return false }
         return id.uuidString.lowercased() == parts[0]
     }
 }

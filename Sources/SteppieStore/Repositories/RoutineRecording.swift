@@ -10,10 +10,13 @@ public struct RoutineRecording: Hashable, Sendable {
     public var fileName: String
     public var durationMs: Int
     public var createdAt: Date
+    /// The SHA-256 of the file's bytes (lowercase hex): the name its content syncs by (schema
+    /// v11); nil for a recording kept before, which does not sync until it is recorded again.
+    public var sha256: String?
 
-    public init(routineId: UUID, locale: String, fileName: String, durationMs: Int, createdAt: Date) {
+    public init(routineId: UUID, locale: String, fileName: String, durationMs: Int, createdAt: Date, sha256: String? = nil) {
         self.routineId = routineId; self.locale = locale; self.fileName = fileName
-        self.durationMs = durationMs; self.createdAt = createdAt
+        self.durationMs = durationMs; self.createdAt = createdAt; self.sha256 = sha256
     }
 
     /// The longest recording accepted, in milliseconds.

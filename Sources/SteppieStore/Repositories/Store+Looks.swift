@@ -75,13 +75,15 @@ extension Store {
         }
     }
 
-    /// True when a routine shows the photo file `name` or a completion showed it: the file must
-    /// stay (a replaced photo stays while history names it).
+    /// True when a routine or a child's picture shows the photo file `name` or a completion showed
+    /// it: the file must stay (a replaced photo stays while history names it; photos are named by
+    /// content, so one file may be shown by several).
     public func photoInUse(_ name: String) throws -> Bool {
         try read {
             try db.queryFirst("""
                 SELECT EXISTS (SELECT 1 FROM routines WHERE json_extract(icon, '$.backupAssetName') = ?1)
                     OR EXISTS (SELECT 1 FROM routine_looks WHERE json_extract(icon, '$.backupAssetName') = ?1)
+                    OR EXISTS (SELECT 1 FROM children WHERE picture IS NOT NULL AND json_extract(picture, '$.backupAssetName') = ?1)
                 """, [.text(name)]) { $0.bool(0) } ?? true
         }
     }

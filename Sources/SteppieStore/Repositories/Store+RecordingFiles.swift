@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieFiles
+import SteppieSecurity
 
 /// What keeping a recording did: the new row, and the one it replaced (its file already removed).
 public struct KeptRecording: Sendable, Equatable {
@@ -39,7 +40,9 @@ extension Store {
         }
         do {
             let milliseconds = try RecordingCheck.check(path: path, bytes: bytes.count, decode: decode).get()
-            let recording = RoutineRecording(routineId: routineId, locale: locale, fileName: name, durationMs: milliseconds, createdAt: now)
+            // The content's address: sync sends the bytes once by it (docs/sync.md).
+            let recording = RoutineRecording(routineId: routineId, locale: locale, fileName: name, durationMs: milliseconds, createdAt: now,
+                                             sha256: SHA256.hex(of: bytes))
             let replaced = try setRecording(recording)
             if let replaced { unlink(directory.appendingPathComponent(replaced.fileName).path) }
             return KeptRecording(recording: recording, replaced: replaced)

@@ -4,7 +4,7 @@ import SteppieCore
 /// Guardian-recorded routine titles (`routine_recordings`). The audio files themselves live in
 /// `recordingsDirectory`; the store only keeps their names.
 extension Store {
-    static let recordingColumns = "routine_id, locale, file_name, duration_ms, created_at"
+    static let recordingColumns = "routine_id, locale, file_name, duration_ms, created_at, sha256"
 
     /// `<folder of the database>/recordings`, nil for an in-memory database.
     public var recordingsDirectory: URL? {
@@ -65,8 +65,9 @@ extension Store {
     }
 
     func insertRecording(_ r: RoutineRecording) throws {
-        try db.run("INSERT INTO routine_recordings (\(Store.recordingColumns)) VALUES (?, ?, ?, ?, ?)",
-                   [.text(r.routineId.lowercased), .text(r.locale), .text(r.fileName), .int(r.durationMs), stamp(r.createdAt)])
+        try db.run("INSERT INTO routine_recordings (\(Store.recordingColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+                   [.text(r.routineId.lowercased), .text(r.locale), .text(r.fileName), .int(r.durationMs), stamp(r.createdAt),
+                    .optionalText(r.sha256)])
     }
 
     func decodeRecording(_ row: Row) throws -> RoutineRecording {
@@ -75,6 +76,6 @@ extension Store {
             throw StoreError.corruptRow(table: "routine_recordings", id: id, reason: "routine_id is not a UUID")
         }
         return RoutineRecording(routineId: routineId, locale: row.text(1), fileName: row.text(2), durationMs: row.int(3),
-                                createdAt: Timestamp.parse(row.text(4)) ?? .distantPast)
+                                createdAt: Timestamp.parse(row.text(4)) ?? .distantPast, sha256: row.optionalText(5))
     }
 }

@@ -12,6 +12,7 @@ public enum Schema {
         Migration(id: "v8-routine-looks", sql: v8RoutineLooks),
         Migration(id: "v9-child-pictures-sibling-switch", sql: v9ChildPicturesSiblingSwitch),
         Migration(id: "v10-sync", sql: v10Sync),
+        Migration(id: "v11-sync-recordings", sql: v11SyncRecordings),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.

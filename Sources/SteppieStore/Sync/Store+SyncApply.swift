@@ -133,12 +133,16 @@ extension Store {
             if let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(id)], { $0.text(0) }) {
                 sets.insert(set)
                 if before == nil {
-                    // A routine made now: the days whose events came before it did.
+                    // A routine made now: its recordings and the days whose events came before it did.
+                    rows[.recording, default: []].formUnion(try records(.recording, "routine", id))
                     for date in try db.query("SELECT DISTINCT date FROM sync_events WHERE routine = ?", [.text(id)], { $0.text(0) }) {
                         days.insert(SyncView.DayKey(routine: id, date: date))
                     }
                 }
             }
+        }
+        for id in (rows[.recording] ?? []).sorted() {
+            try guarded(.recording, id) { try materializeRecording(id) }
         }
         for set in sets.sorted() {
             try guarded(.routineSet, set) { try materializeOrder(set: set) }
@@ -163,7 +167,7 @@ extension Store {
     }
 
     /// A record's registers: field → (JSON, stamp).
-    private func registers(_ entity: SyncEntity, _ record: String) throws -> [String: (value: String, stamp: String)] {
+    func registers(_ entity: SyncEntity, _ record: String) throws -> [String: (value: String, stamp: String)] {
         var out: [String: (value: String, stamp: String)] = [:]
         for (field, value, stamp) in try db.query("SELECT field, value, stamp FROM sync_registers WHERE entity = ? AND record = ?",
                                                   [.text(entity.rawValue), .text(record)], { ($0.text(0), $0.text(1), $0.text(2)) }) {

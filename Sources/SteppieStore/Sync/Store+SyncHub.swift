@@ -27,7 +27,7 @@ extension Store {
     package static let joinWindowMilliseconds: Int64 = 10 * 60 * 1000
     package static let maxJoinFailures = 10
 
-    private func hubState() throws -> SyncState {
+    func hubState() throws -> SyncState {
         guard let state = try loadSyncState(), state.role == .hub else { throw StoreError.syncOff }
         return state
     }

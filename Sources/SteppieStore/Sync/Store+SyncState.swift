@@ -103,6 +103,15 @@ extension Store {
                     """)
             }
         }
+        // Recordings with a content hash (schema v11), every field.
+        for (field, json) in [("routine", "json_quote(R.routine_id)"), ("locale", "json_quote(R.locale)"), ("sha256", "json_quote(R.sha256)"),
+                              ("durationMs", "json_quote(R.duration_ms)"), ("deleted", "'false'")] {
+            selects.append("""
+                SELECT 'recording', R.routine_id || '/' || R.locale,
+                    (SELECT s.child_id FROM routines r JOIN routine_sets s ON s.id = r.routine_set_id WHERE r.id = R.routine_id),
+                    '\(field)', \(json) FROM routine_recordings AS R WHERE R.sha256 IS NOT NULL ORDER BY R.rowid
+                """)
+        }
         selects.append("SELECT 'routineSet', S.id, S.child_id, 'order', \(SyncColumns.order(set: "S.id")) FROM routine_sets AS S")
         selects.append("SELECT 'child', S.child_id, S.child_id, 'activeSet', json_quote(S.id) FROM routine_sets AS S WHERE S.is_active = 1")
         selects.append("""
