@@ -66,13 +66,14 @@ final class BinaryHarness {
 
     /// `sqlite3 .dump` of `path`.
     func dumpOf(_ path: String) -> String {
-        let r = sh("sqlite3 -readonly '\(path)' .dump")
+        let r = sh("sqlite3 -readonly -cmd '.timeout 5000' '\(path)' .dump")
         return r.status == 0 ? r.out : "(dump failed: \(r.err))"
     }
 
     /// One query through the sqlite3 tool.
     func query(_ sql: String) -> String {
-        sh("sqlite3 -readonly '\(db)' \"\(sql)\"").out.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A reader that meets a service's checkpoint waits (up to 5 s) instead of reading nothing.
+        sh("sqlite3 -readonly -cmd '.timeout 5000' '\(db)' \"\(sql)\"").out.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Every path below this folder (our own capture files left out) with its kind and mode.

@@ -55,16 +55,19 @@ final class SyncNode {
     /// What the contract's tables show of the synced data (no row ids a device makes for itself;
     /// a visible routine's place as its rank in its set: a delete here leaves a gap in the numbers
     /// that a device applying the same order does not).
+    /// The synced tables as text (a failed read, e.g. a reader that met the service's checkpoint,
+    /// waits up to 5 s, and is said rather than read as empty tables).
     func tables() -> String {
-        h.sh("""
-            sqlite3 -readonly "$STEPPIE_DB" "SELECT 'c', id, display_name, feedback_intensity, pitch, archived_at IS NULL FROM children ORDER BY id;
+        let r = h.sh("""
+            sqlite3 -readonly -cmd '.timeout 5000' "$STEPPIE_DB" "SELECT 'c', id, display_name, feedback_intensity, pitch, archived_at IS NULL FROM children ORDER BY id;
             SELECT 's', id, child_id, name, is_active, deleted_at IS NULL FROM routine_sets ORDER BY id;
             SELECT 'r', id, routine_set_id, title, icon, color_token, CASE WHEN is_active = 1 AND deleted_at IS NULL THEN
                 (SELECT COUNT(*) FROM routines o WHERE o.routine_set_id = r.routine_set_id AND o.is_active = 1 AND o.deleted_at IS NULL
                  AND o.sort_order < r.sort_order) END, is_active, deleted_at IS NULL FROM routines r ORDER BY id;
             SELECT 'l', date, routine_id, status, completed_at FROM daily_logs ORDER BY date, routine_id;
             SELECT 'k', child_id, weekday, start_time, routine_set_id FROM set_schedules ORDER BY 2, 3, 4;"
-            """).out
+            """)
+        return r.status == 0 ? r.out : "sqlite3 failed (\(r.status)): \(r.err)"
     }
 }
 
