@@ -351,6 +351,13 @@ def test_screenshots_fit_without_scrolling_at_three_sizes(make_steppie, browsers
 def wait_images(driver):
     wait_js(driver, "return Array.from(document.images).every(function (i) { return i.complete; })",
             "every image loaded")
+    # The layout is measured at rest: the done card's soft scale (700 ms) and the check's pop grow
+    # a card past its box for a moment, and a loaded machine may still be in them here (the
+    # breathing hint, which never ends, is left out).
+    wait_js(driver, """return document.getAnimations().every(function (a) {
+                           var t = a.effect && a.effect.getComputedTiming();
+                           return a.playState !== 'running' || !t || t.endTime === Infinity; })""",
+            "every finite animation ended", deadline=10.0)
 
 
 def active_action(driver):
