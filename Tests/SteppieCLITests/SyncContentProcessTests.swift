@@ -6,17 +6,8 @@ import Testing
 /// Photos' and recorded prompts' content through sync, against real processes on loopback
 /// (docs/sync.md, "Photos and recordings").
 extension SyncProcessTests {
-    /// A PNG the photo check accepts (signature, IHDR with its CRC), padded with `padding` bytes.
-    static func png(padding: UInt8 = 0) -> [UInt8] {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        let ihdr: [UInt8] = Array("IHDR".utf8) + be32(2) + be32(2) + [8, 2, 0, 0, 0]
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in ihdr {
-            c ^= UInt32(b)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + ihdr + be32(c ^ 0xFFFF_FFFF) + Array(repeating: padding, count: 32)
-    }
+    /// A PNG the photo check accepts, its padding bytes `padding` (another value, another photo).
+    static func png(padding: UInt8 = 0) -> [UInt8] { TestImages.png(fill: padding) }
 
     /// The SHA-256 of a file (lowercase hex), "" when it is not there.
     static func sha(_ node: SyncNode, _ path: String) -> String {

@@ -6,6 +6,7 @@ import SteppieLocalization
 import SteppieSecurity
 import SteppieService
 import SteppieStore
+import SteppieTestSupport
 import Synchronization
 import Testing
 
@@ -102,16 +103,7 @@ final class GuardianWebFixture {
     func photoFiles() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: photos.path)) ?? [] }
 
     /// A PNG header that a photo check accepts (signature, IHDR with its CRC), padded.
-    static func pngBytes() -> [UInt8] {
-        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        let ihdr: [UInt8] = Array("IHDR".utf8) + be32(2) + be32(2) + [8, 2, 0, 0, 0]
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in ihdr {
-            c ^= UInt32(b)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + ihdr + be32(c ^ 0xFFFF_FFFF) + Array(repeating: 0, count: 32)
-    }
+    static func pngBytes() -> [UInt8] { TestImages.png() }
 }
 
 /// The cues the pages asked the device to play.

@@ -2,23 +2,16 @@ import Foundation
 import SteppieCore
 import SteppieGuardianWeb
 @testable import SteppieService
+import SteppieTestSupport
 import Testing
 
 /// One limit for a photo wherever it goes (issue 24, class 10): what the guardian pages accept
 /// the child's page is served, whole; and a photo is judged by its size in pixels too, so a
 /// 30 000 × 30 000 PNG of a few bytes is refused with a message naming the limit.
 @Suite struct PhotoLimitTests {
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-
     /// A PNG signature and IHDR of `width` × `height` (CRC computed here), then `padding` zero bytes.
     static func png(width: UInt32, height: UInt32, padding: Int = 32) -> [UInt8] {
-        let ihdr: [UInt8] = Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0]
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in ihdr {
-            c ^= UInt32(b)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + ihdr + be32(c ^ 0xFFFF_FFFF) + [UInt8](repeating: 0, count: padding)
+        TestImages.png(width: width, height: height, padding: padding)
     }
 
     /// SOI, a JFIF segment, a baseline frame header of `width` × `height`, a little payload, EOI.

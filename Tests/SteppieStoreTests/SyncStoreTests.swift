@@ -78,16 +78,16 @@ final class SyncRig {
     func tick(seconds: Double = 1) { physical += Int64(seconds * 1000) }
 
     /// A hub, a home device with a child and its morning set, and a school device given that
-    /// child, both synced.
-    static func homeAndSchool() throws -> (SyncRig, StoreFixture, StoreFixture, Child) {
+    /// child (or, `schoolGetsTheChild: false`, no child), both synced.
+    static func homeAndSchool(schoolGetsTheChild: Bool = true) throws -> (SyncRig, StoreFixture, StoreFixture, Child) {
         let rig = try SyncRig()
         try rig.becomeHub()
         let home = try StoreFixture(), school = try StoreFixture()
         let child = try home.childWithMorning()
         try rig.join(home)
         try rig.sync(0)
-        try rig.join(school, children: [child.id.lowercased])
-        try rig.sync(1)
+        try rig.join(school, children: schoolGetsTheChild ? [child.id.lowercased] : [])
+        if schoolGetsTheChild { try rig.sync(1) }
         return (rig, home, school, child)
     }
 }
@@ -254,13 +254,7 @@ final class SyncRig {
     }
 
     @Test func aPushNamingAChildNotGivenIsRefusedWithTheHubUnchanged() throws {
-        let rig = try SyncRig()
-        try rig.becomeHub()
-        let home = try StoreFixture(), school = try StoreFixture()
-        let child = try home.childWithMorning()
-        try rig.join(home)
-        try rig.sync(0)
-        try rig.join(school)   // given no child
+        let (rig, _, _, child) = try SyncRig.homeAndSchool(schoolGetsTheChild: false)   // school given no child
         let before = try SyncRig.state(rig.hub.store)
         let stamp = HybridTimestamp(wall: rig.physical, counter: 0, device: rig.ids[1])
         let hostile = PushRequest(device: rig.ids[1], sentAt: rig.physical, entries: [NumberedEntry(seq: 1, entry: .change(

@@ -54,6 +54,9 @@ public final class Connection {
     /// Sets the clock the sync triggers stamp with, in milliseconds since 1970.
     func setSyncClock(_ now: @escaping () -> Int64) { syncClock = now }
 
+    /// The sync clock's time in milliseconds since 1970 (the system's without a clock of the store's own).
+    var syncMilliseconds: Int64 { syncClock?() ?? Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
     /// The sync clock minus the system's, in milliseconds (0 without a clock of the store's own).
     var syncClockOffset: Int64 {
         guard let syncClock else { return 0 }

@@ -64,7 +64,7 @@ extension Store {
             """) { SyncView.DayKey(routine: $0.text(0), date: $0.text(1)) }
         touched.days.formUnion(days)
         settled.daysDecided = days.count
-        let physical = SyncProtocol.milliseconds(Date()) + db.syncClockOffset
+        let physical = db.syncMilliseconds
         try db.run("UPDATE sync_state SET applying = 1")
         (settled.conflicts, _) = try materialize(touched, physical: physical)
         try db.run("UPDATE sync_state SET applying = 0")

@@ -153,7 +153,7 @@ extension Store {
     /// `(now, 1…n, hub)` in their order (the counter carries into the milliseconds past 16,777,215),
     /// and the hub's clock continues after the last.
     private func logEverythingAsHub(device: DeviceID) throws {
-        let wall = SyncProtocol.milliseconds(Date()) + db.syncClockOffset
+        let wall = db.syncMilliseconds
         let hub = SQLValue.text(device.text)
         for select in Store.baselineWrites {
             try db.run("""
