@@ -57,6 +57,8 @@ package struct DayEntry: Hashable, Sendable {
     package let set: String
     package let shownTitle: SyncValue?
     package let shownIcon: SyncValue?
+    /// The press whose look `shownTitle` and `shownIcon` are (nil when no event is a press).
+    package let shownBy: String?
     /// The corrections among the events, in order, each with the status it replaced.
     package let corrections: [Correction]
 
@@ -95,6 +97,6 @@ package enum DayFold {
         // What was shown is the last press's (a correction shows nothing to the child).
         let shown = ordered.last { $0.kind == .press }
         return DayEntry(status: completed ? .completed : .undone, completedAt: completed ? last.at : nil, set: last.set,
-                        shownTitle: shown?.shownTitle, shownIcon: shown?.shownIcon, corrections: corrections)
+                        shownTitle: shown?.shownTitle, shownIcon: shown?.shownIcon, shownBy: shown?.id, corrections: corrections)
     }
 }

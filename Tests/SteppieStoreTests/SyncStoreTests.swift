@@ -43,8 +43,9 @@ final class SyncRig {
         return index
     }
 
-    /// Pushes everything the device has waiting, then pulls until the hub has nothing more.
-    func sync(_ index: Int) throws {
+    /// Pushes everything the device has waiting, then pulls until the hub has nothing more
+    /// (`copyAsFeed`: a fresh copy's pages applied as feed pages, each folding its own days).
+    func sync(_ index: Int, copyAsFeed: Bool = false) throws {
         let store = devices[index].store
         while let request = try store.syncPushRequest(physical: physical) {
             switch try hub.store.syncHubPush(request, credentialHash: SyncRig.hash(index), now: physical) {
@@ -55,7 +56,11 @@ final class SyncRig {
         while true {
             let request = try store.syncPullRequest(physical: physical)
             switch try hub.store.syncHubPull(request, credentialHash: SyncRig.hash(index), now: physical, limit: pullLimit) {
-            case .success(let reply):
+            case .success(var reply):
+                if copyAsFeed {
+                    reply = PullReply(entries: reply.entries, cursor: reply.cursor, more: reply.more, freshCopy: false,
+                                      copyAfter: reply.copyAfter, children: reply.children, hubTime: reply.hubTime)
+                }
                 try store.syncPulled(reply, physical: physical)
                 if !reply.more { return }
             case .failure(let refusal): throw refusal

@@ -17,10 +17,19 @@ extension Store {
         package var conflictedChildren: [String] = []
     }
 
-    /// Applies entries inside the caller's write transaction.
-    func applySyncEntries(_ entries: [SyncEntry], physical: Int64) throws -> SyncApplied {
+    /// A page of a fresh copy: its days are not folded page by page but all at once, by the last.
+    enum CopyPage {
+        /// More pages follow (or a killed device will ask for them): the days wait.
+        case more
+        /// The copy's last page: every day of these children is decided, in one pass.
+        case last(children: [String])
+    }
+
+    /// Applies entries inside the caller's write transaction (`copy`: a page of a fresh copy).
+    func applySyncEntries(_ entries: [SyncEntry], physical: Int64, copy: CopyPage? = nil) throws -> SyncApplied {
         var applied = SyncApplied()
         var touched = Touched()
+        touched.foldDays = copy == nil
         var newest: HybridTimestamp?
         try db.run("UPDATE sync_state SET applying = 1")
         for entry in entries {
@@ -43,15 +52,9 @@ extension Store {
                     touched.add(change)
                 }
             case .event(let event):
-                try db.run("""
-                    INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                    """, [.text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
-                          .text(event.kind.rawValue), .text(event.at), .text(event.stamp.description),
-                          .optionalText(event.shownTitle.map(SyncJSON.text)), .optionalText(event.shownIcon.map(SyncJSON.text))])
-                if db.changes > 0 {
+                if try insertSyncEvent(event) {
                     applied.eventsTaken += 1
-                    touched.days.insert(SyncView.DayKey(routine: event.routine, date: event.date))
+                    if copy == nil { touched.days.insert(SyncView.DayKey(routine: event.routine, date: event.date)) }
                 }
             }
         }
@@ -64,6 +67,9 @@ extension Store {
                       .integer(Int64(newest.counter))])
         }
         (applied.conflicts, applied.conflictedChildren) = try materialize(touched, physical: physical)
+        if case .last(let children) = copy {
+            applied.conflicts += try foldCopiedDays(children: children, physical: physical)
+        }
         try db.run("UPDATE sync_state SET applying = 0")
         return applied
     }
@@ -72,6 +78,8 @@ extension Store {
     struct Touched {
         var records: [SyncEntity: Set<String>] = [:]
         var days: Set<SyncView.DayKey> = []
+        /// False during a fresh copy: its days are folded once, by its last page.
+        var foldDays = true
 
         mutating func add(_ change: FieldChange) {
             records[change.entity, default: []].insert(change.record)
@@ -132,7 +140,7 @@ extension Store {
             if let before { sets.insert(before) }
             if let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(id)], { $0.text(0) }) {
                 sets.insert(set)
-                if before == nil {
+                if before == nil && touched.foldDays {
                     // A routine made now: its recordings and the days whose events came before it did.
                     rows[.recording, default: []].formUnion(try records(.recording, "routine", id))
                     for date in try db.query("SELECT DISTINCT date FROM sync_events WHERE routine = ?", [.text(id)], { $0.text(0) }) {
@@ -309,52 +317,6 @@ extension Store {
                 INSERT INTO set_schedules (child_id, weekday, start_time, routine_set_id, created_at, updated_at)
                 SELECT ?, ?, ?, id, ?, ? FROM routine_sets WHERE id = ? AND child_id = ?
                 """, [.text(child), .integer(weekday), .text(time), now, now, .text(set), .text(child)])
-        }
-    }
-
-    /// One routine's day, decided by its events (`DayFold`): the log row, its corrections and the
-    /// look the last press showed.
-    private func materializeDay(_ day: SyncView.DayKey) throws {
-        let events = try db.query("""
-            SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon FROM sync_events
-            WHERE routine = ? AND date = ?
-            """, [.text(day.routine), .text(day.date)]) { r -> CompletionEvent? in
-            guard let kind = CompletionEvent.Kind(rawValue: r.text(5)), let stamp = HybridTimestamp(r.text(7)) else { return nil }
-            return CompletionEvent(id: r.text(0), child: r.text(1), routine: r.text(2), set: r.text(3), date: r.text(4), kind: kind,
-                                   at: r.text(6), stamp: stamp, shownTitle: r.optionalText(8).flatMap(SyncJSON.value),
-                                   shownIcon: r.optionalText(9).flatMap(SyncJSON.value))
-        }.compactMap { $0 }
-        guard let entry = DayFold.entry(events),
-              let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(day.routine)], { $0.text(0) })
-        else { return }
-        let now = stamp(Date())
-        var look: SQLValue = .null
-        if let title = entry.shownTitle, let icon = entry.shownIcon {
-            let titleText = SyncJSON.text(title), iconText = SyncJSON.text(icon)
-            if let id = try db.queryFirst("SELECT id FROM routine_looks WHERE routine_id = ? AND title = json(?) AND icon = json(?) LIMIT 1",
-                                          [.text(day.routine), .text(titleText), .text(iconText)], { $0.text(0) }) {
-                look = .text(id)
-            } else {
-                let id = ids.next().lowercased
-                try db.run("INSERT INTO routine_looks (id, routine_id, title, icon, created_at) VALUES (?, ?, json(?), json(?), ?)",
-                           [.text(id), .text(day.routine), .text(titleText), .text(iconText), now])
-                look = .text(id)
-            }
-        }
-        let completed = entry.status == .completed
-        try db.run("""
-            INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at, look_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (date, routine_id) DO UPDATE SET status = excluded.status, completed_at = excluded.completed_at,
-                updated_at = excluded.updated_at, look_id = CASE WHEN excluded.status = 'completed' THEN COALESCE(excluded.look_id, look_id) ELSE look_id END
-            """, [.text(ids.next().lowercased), .text(day.date), .text(day.routine), .text(set), .text(completed ? "completed" : "undone"),
-                  .optionalText(entry.completedAt), now, now, look])
-        for correction in entry.corrections {
-            try db.run("""
-                INSERT INTO log_corrections (id, date, routine_id, done, previous_status, made_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO NOTHING
-                """, [.text(correction.event), .text(day.date), .text(day.routine), .bool(correction.done),
-                      .optionalText(correction.previous?.rawValue), .text(correction.madeAt)])
         }
     }
 

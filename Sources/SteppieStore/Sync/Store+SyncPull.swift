@@ -13,7 +13,7 @@ extension Store {
         }
     }
 
-    /// Applies a pull's reply. Entries of children this device does not hold (nor made itself
+    /// Applies a pull's reply (a fresh copy's days folded by its last page, `CopyPage`). Entries of children this device does not hold (nor made itself
     /// and still has waiting) are left out; stamps further ahead of this device's clock than twice
     /// the allowed offset mean a broken hub, and the whole reply is refused.
     @discardableResult
@@ -30,7 +30,10 @@ extension Store {
             }
             var children = Set(reply.children)
             children.formUnion(try db.query("SELECT DISTINCT child FROM sync_outbox") { $0.text(0) })
-            let applied = try applySyncEntries(reply.entries.filter { children.contains($0.child) }, physical: physical)
+            // A fresh copy's days are decided once, when its last page comes (a device killed
+            // between pages resumes from copyAfter, and that last page still decides them all).
+            let copy: CopyPage? = reply.freshCopy ? (reply.copyAfter == nil ? .last(children: children.sorted()) : .more) : nil
+            let applied = try applySyncEntries(reply.entries.filter { children.contains($0.child) }, physical: physical, copy: copy)
             try db.run("""
                 UPDATE sync_state SET cursor = ?, copy_after = ?, last_refusal = NULL, last_contact = ?, last_offset_ms = ?
                 """, [.integer(Int64(clamping: reply.cursor)), .optionalText(reply.copyAfter), .integer(physical),

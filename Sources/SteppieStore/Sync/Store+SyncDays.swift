@@ -1,0 +1,175 @@
+import Foundation
+import SteppieCore
+import SteppieSync
+
+/// Days decided from their events (`DayFold`), by one function whichever way they come: a day an
+/// apply touched (`materializeDay`), or every day of the children a fresh copy brought, folded
+/// once when the copy's last page is applied (`foldCopiedDays`: one pass over their events in
+/// (routine, date) order) instead of page by page. The SQL over `sync_events` is kept in the few
+/// small functions at the top (insert one, read one day's, stream some children's).
+extension Store {
+    /// An event as `sync_events` keeps it; what the child saw stays stored JSON, decoded only for
+    /// the press that decides a day's look (`event.shownTitle` and `event.shownIcon` are nil).
+    struct StoredEvent {
+        let event: CompletionEvent
+        let shownTitle: String?
+        let shownIcon: String?
+    }
+
+    /// A look already found or made during one fold: (routine, title JSON, icon JSON) as stored.
+    struct LookKey: Hashable {
+        let routine: String
+        let title: String
+        let icon: String
+    }
+
+    /// Keeps an event once by its id; true when it is new here.
+    func insertSyncEvent(_ event: CompletionEvent) throws -> Bool {
+        try db.run("""
+            INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """, [.text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
+                  .text(event.kind.rawValue), .text(event.at), .text(event.stamp.description),
+                  .optionalText(event.shownTitle.map(SyncJSON.text)), .optionalText(event.shownIcon.map(SyncJSON.text))])
+        return db.changes > 0
+    }
+
+    /// One routine's events on one date (an event whose kind or stamp cannot be read is left out).
+    func syncEvents(routine: String, date: String) throws -> [StoredEvent] {
+        try db.query("""
+            SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon FROM sync_events
+            WHERE routine = ? AND date = ?
+            """, [.text(routine), .text(date)], Self.storedEvent).compactMap { $0 }
+    }
+
+    /// Every event of `children` whose routine is a row here, in (routine, date) order, each with
+    /// its routine's set: one statement stepped row by row, nothing held but the current row.
+    /// (`CROSS JOIN` and `+child`: the routines in id order, each one's events along the index by
+    /// day, so no sort; by child, SQLite would sort every event of the children in a temporary tree.)
+    func forEachSyncEvent(ofChildren children: [String], _ body: (StoredEvent, _ set: String) throws -> Void) throws {
+        let statement = try db.statement("""
+            SELECT e.id, e.child, e.routine, e.set_id, e.date, e.kind, e.at, e.stamp, e.shown_title, e.shown_icon, r.routine_set_id
+            FROM routines r CROSS JOIN sync_events e ON e.routine = r.id
+            WHERE +e.child IN (SELECT value FROM json_each(?))
+            ORDER BY r.id, e.date
+            """)
+        defer { statement.reset() }
+        try statement.bind([.text(SyncJSON.text(.array(children.map(SyncValue.string))))])
+        while let row = try statement.step() {
+            if let stored = Self.storedEvent(row) { try body(stored, row.text(10)) }
+        }
+    }
+
+    private static func storedEvent(_ r: Row) -> StoredEvent? {
+        guard let kind = CompletionEvent.Kind(rawValue: r.text(5)), let stamp = HybridTimestamp(r.text(7)) else { return nil }
+        return StoredEvent(event: CompletionEvent(id: r.text(0), child: r.text(1), routine: r.text(2), set: r.text(3), date: r.text(4),
+                                                  kind: kind, at: r.text(6), stamp: stamp),
+                           shownTitle: r.optionalText(8), shownIcon: r.optionalText(9))
+    }
+
+    /// One routine's day, decided by its events (`DayFold`): the log row, its corrections and the
+    /// look the last press showed.
+    func materializeDay(_ day: SyncView.DayKey) throws {
+        let events = try syncEvents(routine: day.routine, date: day.date)
+        guard !events.isEmpty,
+              let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(day.routine)], { $0.text(0) })
+        else { return }
+        var looks: [LookKey: SQLValue] = [:]
+        try writeDay(routine: day.routine, date: day.date, set: set, events: events, looks: &looks, now: stamp(Date()))
+    }
+
+    /// Every day of `children`'s routines decided from their events in one pass (the end of a
+    /// fresh copy). A routine's days are written together; when one of them breaks a constraint
+    /// they are written again day by day, each failing one noted as `materialize` notes it, so the
+    /// tables end as a page-by-page apply leaves them. Returns the conflicts noted.
+    func foldCopiedDays(children: [String], physical: Int64) throws -> Int {
+        var looks: [LookKey: SQLValue] = [:]
+        let now = stamp(Date())
+        var conflicts = 0
+        var routine = "", set = ""
+        var days: [(date: String, events: [StoredEvent])] = []
+        func flush() throws {
+            guard !days.isEmpty else { return }
+            defer { days.removeAll(keepingCapacity: true) }
+            do {
+                try db.transaction {
+                    for day in days { try writeDay(routine: routine, date: day.date, set: set, events: day.events, looks: &looks, now: now) }
+                }
+            } catch let error as SQLiteError where error.isConstraintViolation {
+                looks = [:]   // looks made inside the rolled-back savepoint are gone
+                for day in days {
+                    do {
+                        try db.transaction {
+                            try writeDay(routine: routine, date: day.date, set: set, events: day.events, looks: &looks, now: now)
+                        }
+                    } catch let error as SQLiteError where error.isConstraintViolation {
+                        looks = [:]
+                        conflicts += 1
+                        try db.run("INSERT INTO sync_conflicts (at, entity, record, reason) VALUES (?, ?, ?, ?)",
+                                   [.integer(physical), .text(SyncEntity.routine.rawValue), .text(routine), .text(error.message)])
+                    }
+                }
+            }
+        }
+        try forEachSyncEvent(ofChildren: children) { stored, routineSet in
+            if stored.event.routine != routine {
+                try flush()
+                routine = stored.event.routine
+                set = routineSet
+            }
+            if days.last?.date == stored.event.date {
+                days[days.count - 1].events.append(stored)
+            } else {
+                days.append((stored.event.date, [stored]))
+            }
+        }
+        try flush()
+        return conflicts
+    }
+
+    /// Writes one routine's day as its events decide (`DayFold`): the log row in `set`, the
+    /// corrections, and the look the deciding press showed (found in `looks`, in
+    /// `routine_looks`, or made).
+    private func writeDay(routine: String, date: String, set: String, events: [StoredEvent], looks: inout [LookKey: SQLValue],
+                          now: SQLValue) throws {
+        guard let entry = DayFold.entry(events.map(\.event)) else { return }
+        var look: SQLValue = .null
+        if let press = entry.shownBy, let shown = events.first(where: { $0.event.id == press }),
+           let title = shown.shownTitle, let icon = shown.shownIcon {
+            let key = LookKey(routine: routine, title: title, icon: icon)
+            if let known = looks[key] {
+                look = known
+            } else if let titleValue = SyncJSON.value(title), let iconValue = SyncJSON.value(icon) {
+                look = try self.look(routine: routine, title: SyncJSON.text(titleValue), icon: SyncJSON.text(iconValue), now: now)
+                looks[key] = look
+            }
+        }
+        let completed = entry.status == .completed
+        try db.run("""
+            INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at, look_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (date, routine_id) DO UPDATE SET status = excluded.status, completed_at = excluded.completed_at,
+                updated_at = excluded.updated_at, look_id = CASE WHEN excluded.status = 'completed' THEN COALESCE(excluded.look_id, look_id) ELSE look_id END
+            """, [.text(ids.next().lowercased), .text(date), .text(routine), .text(set), .text(completed ? "completed" : "undone"),
+                  .optionalText(entry.completedAt), now, now, look])
+        for correction in entry.corrections {
+            try db.run("""
+                INSERT INTO log_corrections (id, date, routine_id, done, previous_status, made_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """, [.text(correction.event), .text(date), .text(routine), .bool(correction.done),
+                      .optionalText(correction.previous?.rawValue), .text(correction.madeAt)])
+        }
+    }
+
+    /// The routine's look with this title and icon (canonical JSON), made when it has none yet.
+    private func look(routine: String, title: String, icon: String, now: SQLValue) throws -> SQLValue {
+        if let id = try db.queryFirst("SELECT id FROM routine_looks WHERE routine_id = ? AND title = json(?) AND icon = json(?) LIMIT 1",
+                                      [.text(routine), .text(title), .text(icon)], { $0.text(0) }) {
+            return .text(id)
+        }
+        let id = ids.next().lowercased
+        try db.run("INSERT INTO routine_looks (id, routine_id, title, icon, created_at) VALUES (?, ?, json(?), json(?), ?)",
+                   [.text(id), .text(routine), .text(title), .text(icon), now])
+        return .text(id)
+    }
+}

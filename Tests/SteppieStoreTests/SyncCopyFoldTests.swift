@@ -1,0 +1,99 @@
+import Foundation
+import SteppieTestSupport
+import SteppieCore
+import SteppieSync
+import Testing
+@testable import SteppieStore
+
+/// A fresh copy's days are folded once, by its last page (docs/sync.md "On SQLite"): the tables
+/// must end exactly as when each day is folded from all its events by an ordinary apply.
+@Suite struct SyncCopyFoldTests {
+    @Test func aCopyFoldedAtItsEndLeavesTheTablesAPageByPageApplyLeaves() throws {
+        var rng = SeededRandom(seed: 27)
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture(), school = try StoreFixture()
+        let mina = try home.childWithMorning("Mina")
+        let joon = try home.childWithMorning("Joon")
+        try home.store.createSet(childId: joon.id, template: .bedtime, at: home.now)
+        let children = [mina.id, joon.id]
+        try rig.join(home)
+        try rig.sync(0)
+        try rig.join(school, children: children.map(\.lowercased))
+        try rig.sync(1)
+        // A week of presses, undos, corrections (of yesterday) and edits (renames: days with
+        // other looks) on both devices, synced now and then.
+        for _ in 0..<500 {
+            rig.physical += Int64.random(in: 60_000...1_800_000, using: &rng)
+            let d = Int.random(in: 0..<2, using: &rng)
+            let f = rig.devices[d]
+            f.now = Date(timeIntervalSince1970: Double(rig.physical) / 1000)
+            if Int.random(in: 0..<6, using: &rng) == 0 {
+                try rig.sync(d)
+                continue
+            }
+            do {
+                _ = try SyncStoreRandomTests.randomOperation(f, child: children.randomElement(using: &rng) ?? mina.id, rng: &rng)
+            } catch is StoreError {
+            } catch is GuardianEditError {}
+        }
+        // An undo, inside its window, the next day.
+        rig.tick(seconds: 86_400)
+        home.now = Date(timeIntervalSince1970: Double(rig.physical) / 1000)
+        _ = try home.store.complete(childId: mina.id, day: home.today, at: home.now)
+        _ = try home.store.undo(childId: mina.id, day: home.today, at: home.now.addingTimeInterval(5), windowSeconds: 900)
+        try rig.syncAll()
+        let kinds = Set(try SyncRig.state(rig.hub.store).filter { $0[0] == "e" }.map { $0[6] })
+        #expect(kinds == ["press", "undo", "correctDone", "correctUndone"])
+
+        // One new device takes the copy in pages of 9 (its days folded by the last); another
+        // takes it as one feed page, so each day is folded from all its events as an apply folds
+        // a touched day. (Folding page by page would not do as the reference: a day whose events
+        // straddle two pages keeps a correction's `previous` and a look from the first page.)
+        rig.pullLimit = 9
+        let folded = try StoreFixture(), paged = try StoreFixture()
+        try rig.join(folded, children: children.map(\.lowercased))
+        try rig.sync(2)
+        rig.pullLimit = SyncProtocol.maxBatchEntries
+        try rig.join(paged, children: children.map(\.lowercased))
+        try rig.sync(3, copyAsFeed: true)
+        #expect(try SyncRig.state(rig.hub.store).count < SyncProtocol.maxBatchEntries, "the reference is one page")
+
+        let expected = try Self.tables(paged)
+        #expect(expected["daily_logs"]?.contains { $0.contains("undone") } == true)
+        #expect((expected["log_corrections"]?.count ?? 0) > 0)
+        #expect((expected["routine_looks"]?.count ?? 0) > 1)
+        let got = try Self.tables(folded)
+        for table in expected.keys.sorted() {
+            let a = got[table] ?? [], b = expected[table] ?? []
+            #expect(a == b, "\(table): \(Set(a).symmetricDifference(b).sorted().prefix(4))")
+        }
+        #expect(try SyncRig.state(folded.store) == SyncRig.state(rig.hub.store))
+        try SyncStoreRandomTests.expectTablesFollowRegisters(folded, state: try SyncRig.state(folded.store), children: children)
+    }
+
+    /// The contract's tables as rows of text, leaving out what is made per device (ids of logs
+    /// and looks, when rows were written): a log's look is its title and icon.
+    static func tables(_ f: StoreFixture) throws -> [String: [String]] {
+        let db = try f.rawConnection()
+        let queries = [
+            "children": ("SELECT id, display_name, archived_at IS NULL FROM children", 3),
+            "routine_sets": ("SELECT id, child_id, name, is_active, deleted_at IS NULL FROM routine_sets", 5),
+            "routines": ("SELECT id, routine_set_id, title, icon, sort_order, is_active, deleted_at IS NULL FROM routines", 7),
+            "daily_logs": ("""
+                SELECT l.date, l.routine_id, l.routine_set_id, l.status, l.completed_at, k.title, k.icon
+                FROM daily_logs l LEFT JOIN routine_looks k ON k.id = l.look_id
+                """, 7),
+            "log_corrections": ("SELECT id, date, routine_id, done, previous_status, made_at FROM log_corrections", 6),
+            "routine_looks": ("SELECT routine_id, title, icon FROM routine_looks", 3),
+            "set_schedules": ("SELECT child_id, weekday, start_time, routine_set_id FROM set_schedules", 4),
+        ]
+        var out: [String: [String]] = [:]
+        for (table, (sql, columns)) in queries {
+            out[table] = try db.query(sql, []) { row in
+                (0..<columns).map { row.isNull(Int32($0)) ? "∅" : row.text(Int32($0)) }.joined(separator: "|")
+            }.sorted()
+        }
+        return out
+    }
+}
