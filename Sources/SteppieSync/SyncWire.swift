@@ -14,8 +14,10 @@ package enum SyncProtocol {
     package static let maxBatchEntries = 2000
 
     /// A message, entry or value as the protocol writes it: keys sorted, slashes as they are (the
-    /// same bytes on every side, so digests and golden tests compare them).
+    /// same bytes on every side, so digests and golden tests compare them). The hot messages are
+    /// written by `SyncWireWriter` (the same bytes, without the generic machinery).
     package static func encode(_ value: some Encodable) -> Data? {
+        if let bytes = SyncWireWriter.encode(value) { return Data(bytes) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try? encoder.encode(value)

@@ -75,7 +75,7 @@ package struct SyncHubClient: Sendable {
         let data = Data(response.body)
         switch response.status {
         case 200:
-            guard let reply = try? JSONDecoder().decode(Reply.self, from: data) else {
+            guard let reply = try? SyncWireReader.decode(Reply.self, from: data) else {
                 throw .badResponse(reason: "the body is not a \(String(describing: Reply.self))")
             }
             return reply

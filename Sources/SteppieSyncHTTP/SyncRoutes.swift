@@ -51,8 +51,10 @@ package enum SyncRoutes {
         _ handle: (Message, String) throws(SyncRefusal) -> Reply
     ) -> HTTPResponse {
         let body = Data(request.body)
-        if let version = try? JSONDecoder().decode(SyncHTTPMapping.VersionProbe.self, from: body).protocolVersion,
-           version != SyncProtocol.version {
+        // The hot message (a push) is read once, by the fast reader; anything else as before.
+        let fast = SyncWireReader.read(Message.self, from: request.body)
+        let probed = fast == nil ? (try? JSONDecoder().decode(SyncHTTPMapping.VersionProbe.self, from: body))?.protocolVersion : nil
+        if let version = (fast as? PushRequest)?.protocolVersion ?? probed, version != SyncProtocol.version {
             return refusal(.protocolVersion(hub: SyncProtocol.version, device: version))
         }
         var credential = ""
@@ -62,7 +64,7 @@ package enum SyncRoutes {
         }
         let message: Message
         do {
-            message = try JSONDecoder().decode(Message.self, from: body)
+            message = try fast ?? JSONDecoder().decode(Message.self, from: body)
         } catch {
             return refusal(.malformed(reason: "the body is not a \(String(describing: Message.self)) (JSON)"))
         }

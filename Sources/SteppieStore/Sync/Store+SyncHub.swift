@@ -238,7 +238,7 @@ extension Store {
                     if entries.count == limit { break scan }
                     cursor = at
                     guard origin != request.device.text, children.contains(child) else { continue }
-                    guard let entry = try? JSONDecoder().decode(SyncEntry.self, from: Data(text.utf8)) else {
+                    guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: Data(text.utf8)) else {
                         throw StoreError.corruptRow(table: "sync_feed", id: String(at), reason: "entry")
                     }
                     entries.append(entry)

@@ -131,7 +131,7 @@ extension Store {
 /// Register values as stored (JSON text) and back.
 enum SyncJSON {
     static func value(_ text: String) -> SyncValue? {
-        try? JSONDecoder().decode(SyncValue.self, from: Data(text.utf8))
+        try? SyncWireReader.decode(SyncValue.self, from: Data(text.utf8))
     }
 
     static func text(_ value: SyncValue) -> String {

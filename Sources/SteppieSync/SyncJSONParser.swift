@@ -1,0 +1,209 @@
+/// A strict JSON reader into `SyncValue`, for the protocol's hot path (a pull's 2,000 entries):
+/// what it returns is what Foundation's `JSONDecoder` decodes `SyncValue` to, and anything it is
+/// not sure of — a fraction or exponent, an integer outside Int64, `-0`, a duplicate key, a lone
+/// surrogate, bytes that are not UTF-8, a byte-order mark, too deep or too large — it does not
+/// decide (nil): the caller asks `JSONDecoder`, whose answer (or refusal) stands.
+package struct SyncJSONParser {
+    /// Deeper nesting is left to `JSONDecoder` (which refuses past 512).
+    package static let maxDepth = 128
+    /// Larger input is left to `JSONDecoder` (the protocol's bodies are at most a few MiB).
+    package static let maxBytes = 64 << 20
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var at = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The whole input as one value (whitespace around it allowed), or nil (see the type).
+    package static func value(_ input: some Collection<UInt8>) -> SyncValue? {
+        guard input.count <= maxBytes else { return nil }
+        if let fast = input.withContiguousStorageIfAvailable({ parse($0) }) { return fast }
+        return Array(input).withUnsafeBufferPointer { parse($0) }
+    }
+
+    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> SyncValue? {
+        var parser = SyncJSONParser(buffer)
+        parser.skipSpace()
+        guard let value = parser.value(depth: 0) else { return nil }
+        parser.skipSpace()
+        return parser.at == buffer.count ? value : nil
+    }
+
+    private mutating func skipSpace() {
+        while at < bytes.count {
+            switch bytes[at] {
+            case 0x20, 0x0A, 0x0D, 0x09: at += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard at + count <= bytes.count else { return false }
+        for i in 0..<count where bytes[at + i] != word.utf8Start[i] { return false }
+        at += count
+        return true
+    }
+
+    private mutating func value(depth: Int) -> SyncValue? {
+        guard at < bytes.count, depth < Self.maxDepth else { return nil }
+        switch bytes[at] {
+        case UInt8(ascii: "{"): return object(depth: depth + 1)
+        case UInt8(ascii: "["): return array(depth: depth + 1)
+        case UInt8(ascii: "\""): return string().map(SyncValue.string)
+        case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+        case UInt8(ascii: "n"): return literal("null") ? .null : nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer().map(SyncValue.int)
+        default: return nil
+        }
+    }
+
+    private mutating func object(depth: Int) -> SyncValue? {
+        at += 1
+        var members: [String: SyncValue] = [:]
+        skipSpace()
+        if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
+            at += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "\""), let key = string() else { return nil }
+            skipSpace()
+            guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return nil }
+            at += 1
+            skipSpace()
+            guard let member = value(depth: depth), members.updateValue(member, forKey: key) == nil else { return nil }
+            skipSpace()
+            guard at < bytes.count else { return nil }
+            let separator = bytes[at]
+            at += 1
+            if separator == UInt8(ascii: "}") { return .object(members) }
+            guard separator == UInt8(ascii: ",") else { return nil }
+        }
+    }
+
+    private mutating func array(depth: Int) -> SyncValue? {
+        at += 1
+        var items: [SyncValue] = []
+        skipSpace()
+        if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
+            at += 1
+            return .array(items)
+        }
+        while true {
+            skipSpace()
+            guard let item = value(depth: depth) else { return nil }
+            items.append(item)
+            skipSpace()
+            guard at < bytes.count else { return nil }
+            let separator = bytes[at]
+            at += 1
+            if separator == UInt8(ascii: "]") { return .array(items) }
+            guard separator == UInt8(ascii: ",") else { return nil }
+        }
+    }
+
+    /// `-?(0|[1-9][0-9]*)` within Int64 and not `-0`; anything else (a fraction, an exponent) is
+    /// left to `JSONDecoder`.
+    private mutating func integer() -> Int64? {
+        let start = at
+        let negative = bytes[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        guard at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) else { return nil }
+        if bytes[at] == UInt8(ascii: "0") {
+            at += 1
+            if negative { return nil }
+        } else {
+            while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) { at += 1 }
+        }
+        if at < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[at]) { return nil }
+        let digits = at - start
+        guard digits <= 20 else { return nil }
+        var magnitude: UInt64 = 0
+        for i in (negative ? start + 1 : start)..<at {
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(UInt64(bytes[i] - UInt8(ascii: "0")))
+            if o1 || o2 { return nil }
+            magnitude = sum
+        }
+        if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// A string with every JSON escape; nil for a raw control character, a lone surrogate or
+    /// bytes that are not UTF-8.
+    private mutating func string() -> String? {
+        at += 1
+        let start = at
+        // The common case: no escape, read in place.
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+                at += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            at += 1
+        }
+        var out = Array(bytes[start..<at])
+        while at < bytes.count {
+            let byte = bytes[at]
+            at += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(validating: out, as: UTF8.self)
+            case 0..<0x20:
+                return nil
+            case UInt8(ascii: "\\"):
+                guard at < bytes.count else { return nil }
+                let escape = bytes[at]
+                at += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard var scalar = hex4() else { return nil }
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        guard literal("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(scalar) {
+                        return nil
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                    out.append(contentsOf: UTF8.encode(unicode).map { Array($0) } ?? [])
+                default:
+                    return nil
+                }
+            default:
+                out.append(byte)
+            }
+        }
+        return nil
+    }
+
+    private mutating func hex4() -> UInt32? {
+        guard at + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[at]
+            at += 1
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+}
