@@ -51,15 +51,22 @@ struct CentreHubProcessTests {
         let homeCode = try #require(SyncProcessTests.code(centre(home, "invite --json")))
         let joined = home.sh("$S sync join \(url) --code \(homeCode) --fingerprint \(fingerprint) --name home")
         #expect(joined.status == 0, "\(joined.err)")
-        #expect(school.sh("$S init").status == 0)
+        // School brings Joon and is given Mina; home then joins again and is given both.
+        #expect(school.sh("$S init --child Joon --template school").status == 0)
         let invite = centre(school, "invite --child Mina --json")
         let schoolCode = try #require(SyncProcessTests.code(invite), "\(invite.err)")
         #expect(invite.out.contains("\"name\" : \"Mina\"") || invite.out.contains("\"name\":\"Mina\""), "\(invite.out)")
         let schoolJoined = school.sh("$S sync join \(url) --code \(schoolCode) --fingerprint \(fingerprint) --name school")
         #expect(schoolJoined.status == 0, "\(schoolJoined.err)")
+        #expect(home.sh("$S sync leave").status == 0)
+        #expect(centre(home, "remove home").status == 0)
+        let again = try #require(SyncProcessTests.code(centre(home, "invite --json")))
+        let rejoined = home.sh("$S sync join \(url) --code \(again) --fingerprint \(fingerprint) --name home")
+        #expect(rejoined.status == 0, "\(rejoined.err)")
         try home.start()
         try school.start()
-        #expect(SyncProcessTests.converge([home, school]) != nil)
+        #expect(SyncProcessTests.converge([home, school]) != nil,
+                "digests \([home, school].map { $0.digest() }) hub \(hubDigest()) home \(home.sh("$S sync status").out) school \(school.sh("$S sync status").out) \(school.log) hub log \(hubLog())")
         #expect(school.sh("$S children list").out.contains("Mina"))
 
         // Presses and edits on both sides at once.
