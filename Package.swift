@@ -90,11 +90,16 @@ let swiftTargets: [Target] = [
     // The centre's hub on PostgreSQL (issue 28, docs/centre.md): connections through libpq, one checking
     // helper for every statement, a bounded pool, reconnection, the hub's schema migrations.
     .target(name: "SteppiePostgres", dependencies: ["SteppieCore", "CLibPQ"]),
+    // `steppie hub` (issue 28, docs/centre.md): the sync protocol served from PostgreSQL, every
+    // process of a centre on one database; its SQL lives here and in SteppiePostgres.
+    .target(name: "SteppieCentre",
+            dependencies: ["SteppieCore", "SteppiePostgres", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity",
+                           "SteppieFiles"]),
     .target(name: "SteppieSyncAgent",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity", "SteppieFiles"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "SteppieSyncAgent", "CTerminal", "CLazyLoad"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "SteppieSyncAgent", "SteppieCentre", "SteppiePostgres", "CTerminal", "CLazyLoad"]),
     // The release binary is linked by lld, which lays out the functions everyday commands run side
     // by side (linker/steppie.order, see linker/README.md) and packs the relative relocations
     // (DT_RELR, glibc 2.36): together they keep child mode's peak RSS under 30 MB (issue 16).
@@ -118,6 +123,8 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync", "SteppieTestSupport"]),
     .testTarget(name: "SteppieSyncHTTPTests",
                 dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
+    .testTarget(name: "SteppieCentreTests",
+                dependencies: ["SteppieCentre", "SteppiePostgres", "SteppieSync", "SteppieCore"]),
     .testTarget(name: "SteppiePostgresTests", dependencies: ["SteppiePostgres", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),
@@ -128,7 +135,7 @@ let swiftTargets: [Target] = [
                 // The TLS probe speaks GnuTLS itself (the engine opens it on first use, see CLazyLoad).
                 linkerSettings: [.linkedLibrary("gnutls")]),
     .testTarget(name: "SteppieCLITests", dependencies: ["SteppieCLI", "SteppieStore", "SteppieCore", "SteppieFeedback", "SteppieLocalization", "SteppieTestSupport",
-                                                    "SteppieBackup", "SteppieFiles", "SteppieInput", "SteppieService", "SteppieTLS"]),
+                                                    "SteppieBackup", "SteppieFiles", "SteppieInput", "SteppieService", "SteppieTLS", "SteppiePostgres"]),
 
     // Backup and restore in Steppie's archive format (libzip; SHA-256 from SteppieSecurity).
     .target(name: "SteppieBackup", dependencies: ["SteppieCore", "SteppieStore", "SteppieSecurity", "SteppieFiles", "CZip", "CLazyLoad"]),

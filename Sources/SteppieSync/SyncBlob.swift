@@ -1,3 +1,5 @@
+import SteppieCore
+
 /// A photo's or a recorded prompt's content as sync names it: by the SHA-256 of its bytes
 /// (docs/sync.md, "Photos and recordings"). A photo travels as the routine's `icon` (or a
 /// child's `picture`, or what a press showed) with the hash in its file name,
@@ -24,6 +26,17 @@ package struct SyncBlob: Hashable, Sendable, Comparable {
     /// Whether `text` is a SHA-256 as sync writes it: 64 lowercase hex digits.
     package static func isHash(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// What every hub checks of content a device sends before looking inside it (the household
+    /// hub's files, the centre's `blobs` table): the name a SHA-256, the size within the
+    /// recording limit, and the name the bytes' own hash (`sha256` computes it). Nil: go on.
+    package static func refusal(name: String, count: Int, sha256: () -> String) -> SyncRefusal? {
+        guard isHash(name) else { return .malformed(reason: "a blob is named by its SHA-256") }
+        guard count <= RecordingCheck.maximumBytes else { return .tooLarge }
+        let actual = sha256()
+        guard actual == name else { return .malformed(reason: "the bytes' SHA-256 is \(actual), not their name") }
+        return nil
     }
 
     package static let photoPrefix = "routine-photo-"

@@ -90,10 +90,9 @@ package struct SyncBlobFiles: Sendable {
     /// guardian pages would take; then it is kept once under its hash. Refused: nothing is kept.
     /// True when it was stored now, false when it was here already.
     package func store(_ bytes: [UInt8], sha256: String, store: Store) -> Result<Bool, SyncRefusal> {
-        guard SyncBlob.isHash(sha256) else { return .failure(.malformed(reason: "a blob is named by its SHA-256")) }
-        guard bytes.count <= RecordingCheck.maximumBytes else { return .failure(.tooLarge) }
-        let actual = SHA256.hex(of: Data(bytes))
-        guard actual == sha256 else { return .failure(.malformed(reason: "the bytes' SHA-256 is \(actual), not their name")) }
+        if let refusal = SyncBlob.refusal(name: sha256, count: bytes.count, sha256: { SHA256.hex(of: Data(bytes)) }) {
+            return .failure(refusal)
+        }
         if locate(sha256, store: store) != nil { return .success(false) }
         let temporaryDirectory = recordings.path
         let temporary = temporaryDirectory + "/.sync-check-" + UUID().uuidString.lowercased() + ".part"

@@ -117,7 +117,7 @@ enum SyncCommands {
         guard try store.syncState() != nil else { throw StoreError.syncOff }
         var hasher = SHA256()
         let counts = try store.syncCanonicalState { fields in
-            hasher.update(Array((fields.joined(separator: "\u{1F}") + "\n").utf8))
+            hasher.update(SyncCanonical.bytes(fields))
         }
         let hex = hasher.finalHex()
         if c.json {

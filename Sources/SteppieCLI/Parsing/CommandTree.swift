@@ -11,7 +11,7 @@ public enum CommandTree {
     /// Every command, by area; each area declares its own part of the tree.
     public static let root = CommandSpec("steppie", abstract: "cli.steppie.abstract",
                                          subcommands: basics + guardianArea + scheduleArea + feedbackArea + backupArea + serviceArea
-                                                             + deviceArea + kioskArea + syncArea)
+                                                             + deviceArea + kioskArea + syncArea + hubArea)
 
     static let basics: [CommandSpec] = [
         CommandSpec("init", abstract: "cli.init.abstract", options: [

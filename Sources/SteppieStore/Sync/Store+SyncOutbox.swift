@@ -127,14 +127,3 @@ extension Store {
                    [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
     }
 }
-
-/// Register values as stored (JSON text) and back.
-enum SyncJSON {
-    static func value(_ text: String) -> SyncValue? {
-        try? SyncWireReader.decode(SyncValue.self, from: Data(text.utf8))
-    }
-
-    static func text(_ value: SyncValue) -> String {
-        SyncProtocol.encode(value).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
-}

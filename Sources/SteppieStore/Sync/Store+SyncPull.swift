@@ -52,7 +52,7 @@ extension Store {
                 SELECT entity, record, field, child, value, stamp FROM sync_registers ORDER BY entity, record, field
                 """, [], { ($0.text(0), $0.text(1), $0.text(2), $0.text(3), $0.text(4), $0.text(5)) })
             where children?.contains(child) ?? true {
-                line(["r", entity, record, field, child, SyncJSON.value(value).map(SyncJSON.text) ?? value, stamp])
+                line(SyncCanonical.register(entity: entity, record: record, field: field, child: child, value: value, stamp: stamp))
                 registers += 1
             }
             for row in try db.query("""
@@ -60,9 +60,7 @@ extension Store {
                 FROM sync_events ORDER BY id
                 """, [], { r in (0..<10).map { r.text(Int32($0)) } })
             where children?.contains(row[1]) ?? true {
-                line(["e"] + row.enumerated().map { i, text in
-                    i >= 8 && !text.isEmpty ? (SyncJSON.value(text).map(SyncJSON.text) ?? text) : text
-                })
+                line(SyncCanonical.event(row))
                 events += 1
             }
             return (registers, events)

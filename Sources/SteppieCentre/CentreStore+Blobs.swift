@@ -1,0 +1,44 @@
+import SteppiePostgres
+import SteppieSync
+
+extension CentreStore {
+    /// The children of the device holding this credential, nil when none does.
+    package func deviceChildren(credentialHash: String) throws -> Set<String>? {
+        try pool.withConnection { c in
+            for (hash, children) in try c.query("SELECT credential_hash, children::text FROM devices", [], { (try $0.text(0), try $0.text(1)) })
+            where Self.equalHashes(hash, credentialHash) {
+                return Set(SyncJSON.value(children)?.strings ?? [])
+            }
+            return nil
+        }
+    }
+
+    /// Whether the hub holds the bytes named `sha256`.
+    package func hasBlob(_ sha256: String) throws -> Bool {
+        guard SyncBlob.isHash(sha256) else { return false }
+        return try pool.withConnection { c in try c.queryFirst("SELECT 1 FROM blobs WHERE sha256 = $1", [.text(sha256)], { _ in true }) ?? false }
+    }
+
+    /// The bytes named `sha256` when a register or an event of one of `children` names them
+    /// (`Store.syncHubBlobNamed`); nil otherwise.
+    package func blob(_ sha256: String, children: Set<String>) throws -> [UInt8]? {
+        guard SyncBlob.isHash(sha256), !children.isEmpty else { return nil }
+        return try pool.withConnection { c in
+            try c.queryFirst("""
+                SELECT bytes FROM blobs WHERE sha256 = $2 AND (
+                    EXISTS (SELECT 1 FROM registers WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
+                            AND field IN ('icon', 'picture', 'sha256') AND strpos(value::text, $2) > 0)
+                    OR EXISTS (SELECT 1 FROM events WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
+                               AND strpos(shown_icon::text, $2) > 0))
+                """, [Self.list(children), .text(sha256)]) { try $0.bytes(0) }
+        }
+    }
+
+    /// Stores checked bytes under their hash, once; true when stored now.
+    package func storeBlob(_ sha256: String, bytes: [UInt8]) throws -> Bool {
+        try pool.withConnection { c in
+            try c.run("INSERT INTO blobs (sha256, bytes, size) VALUES ($1, $2, $3) ON CONFLICT (sha256) DO NOTHING",
+                      [.text(sha256), .bytes(bytes), .int(bytes.count)]) == 1
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import SteppiePostgres
+import SteppieSync
+
+extension CentreStore {
+    /// A child name as the household's tables compare it (`COLLATE NOCASE`: ASCII letters only).
+    static func nameKey(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCII ? Unicode.Scalar(UInt8(ascii: $0).lowercasedASCII) : $0 }))
+    }
+
+    /// The children that are not archived, with their names (from the `child` registers).
+    static func activeChildNames(_ c: PostgresConnection) throws -> [(id: String, name: String)] {
+        try c.query("""
+            SELECT n.record, n.value::text FROM registers n
+            WHERE n.entity = 'child' AND n.field = 'name' AND NOT EXISTS (
+                SELECT 1 FROM registers a WHERE a.entity = 'child' AND a.record = n.record AND a.field = 'archived' AND a.value = 'true'::jsonb)
+            ORDER BY n.record COLLATE "C"
+            """) { r in (try r.text(0), SyncJSON.value(try r.text(1))?.string ?? "") }
+    }
+
+    /// On the hub, as the household hub does (`Store.settleChildNameConflicts`): a child named or
+    /// shown again with a name another shown child already has (two devices each made a "Mina")
+    /// is renamed "Mina (2)" by the hub itself, a change with the hub's stamp that every device
+    /// takes through the feed; the conflict and how it was settled are kept in `conflicts`.
+    static func settleChildNames(_ c: PostgresConnection, _ touched: Set<String>, clock: inout HubClock, now: Int64) throws {
+        guard !touched.isEmpty else { return }
+        for id in touched.sorted() {
+            let children = try activeChildNames(c)
+            guard let name = children.first(where: { $0.id == id })?.name else { continue }
+            let others = Set(children.filter { $0.id != id }.map { nameKey($0.name) })
+            guard others.contains(nameKey(name)) else { continue }
+            var n = 2
+            var candidate = name
+            repeat {
+                let suffix = " (\(n))"
+                candidate = String(name.prefix(60 - suffix.count)) + suffix
+                n += 1
+            } while others.contains(nameKey(candidate))
+            let change = FieldChange(entity: .child, record: id, child: id, field: "name", value: .string(candidate),
+                                     stamp: clock.tick(physical: now))
+            try c.run(Statements.register, [.text("child"), .text(id), .text("name"), .text(id),
+                                            .text(SyncJSON.text(change.value)), .text(change.stamp.description)])
+            try c.run(Statements.feed, [.text(change.stamp.device.text), .text(id), .integer(now), .text(json(.change(change)))])
+            try c.run("INSERT INTO conflicts (at, entity, record, reason) VALUES ($1, 'child', $2, $3)",
+                      [.integer(now), .text(id), .text("renamed: \(name) → \(candidate)")])
+        }
+    }
+}
+
+private extension UInt8 {
+    var lowercasedASCII: UInt8 { (0x41...0x5A).contains(self) ? self + 0x20 : self }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SteppieCore
+import SteppiePostgres
+import SteppieSync
+
+extension CentreStore {
+    /// The position of the newest entry in the feed (what a held pull waits to pass).
+    package func position() throws -> UInt64 {
+        try pool.withConnection { c in UInt64(clamping: try c.queryFirst(Statements.position, [], { try $0.int(0) }) ?? 0) }
+    }
+
+    /// The feed after the cursor for the device's children, skipping its own entries
+    /// (`HubFeed.pull`), or a page of a fresh copy when its children changed, it asks to go on
+    /// with one, or its cursor is older than the feed keeps. Pushes commit in position order
+    /// (`push`), so what a pull sees of the feed is always a prefix of it.
+    package func pull(_ request: PullRequest, credentialHash: String, now: Int64,
+                      limit: Int = SyncProtocol.maxBatchEntries) throws -> Result<PullReply, SyncRefusal> {
+        try pool.withConnection { c in
+            try c.transaction { c -> Result<PullReply, SyncRefusal> in
+                let admitted = try Self.admit(c, device: request.device, credentialHash: credentialHash,
+                                              protocolVersion: request.protocolVersion, sentAt: request.sentAt, now: now, lock: false)
+                guard case .success(let device) = admitted else {
+                    return admitted.map { _ in PullReply(entries: [], cursor: 0, more: false, freshCopy: false, children: [], hubTime: now) }
+                }
+                let sorted = device.children.sorted()
+                let position = UInt64(clamping: try c.queryFirst(Statements.position, [], { try $0.int(0) }) ?? 0)
+                let forgotten = UInt64(clamping: try c.queryFirst(Statements.forgotten, [], { try $0.int(0) }) ?? 0)
+                if request.copyAfter != nil || device.needsCopy || request.cursor < forgotten {
+                    return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
+                }
+                let rows = try c.query("""
+                    SELECT position, entry::text FROM feed
+                    WHERE position > $1 AND position <= $2 AND origin <> $3 AND child IN (SELECT jsonb_array_elements_text($4::jsonb))
+                    ORDER BY position LIMIT $5
+                    """, [.integer(Int64(clamping: request.cursor)), .integer(Int64(clamping: position)), .text(request.device.text),
+                          Self.list(sorted), .int(limit)]) { r in (UInt64(clamping: try r.int(0)), try r.text(1)) }
+                // The feed forgotten meanwhile past this cursor: what was skipped comes as a copy.
+                if let again = try c.queryFirst(Statements.forgotten, [], { try $0.int(0) }), UInt64(clamping: again) > request.cursor {
+                    return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
+                }
+                var entries: [SyncEntry] = []
+                for (at, text) in rows {
+                    guard let entry = try? JSONDecoder().decode(SyncEntry.self, from: Data(text.utf8)) else {
+                        throw PostgresError.unexpectedValue(column: 1, expected: "a feed entry (position \(at))", statement: "feed")
+                    }
+                    entries.append(entry)
+                }
+                let cursor = rows.count == limit ? rows[rows.count - 1].0 : max(position, request.cursor)
+                try c.run("UPDATE devices SET cursor = $1 WHERE id = $2", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+                return .success(PullReply(entries: entries, cursor: cursor, more: cursor < position, freshCopy: false,
+                                          children: sorted, hubTime: now))
+            }
+        }
+    }
+
+    /// A page of a fresh copy: the cursor it ends at is the feed's position when the copy began.
+    private func copy(_ c: PostgresConnection, _ request: PullRequest, children: [String], position: UInt64, now: Int64,
+                      limit: Int) throws -> PullReply {
+        try c.run("UPDATE devices SET needs_copy = false WHERE id = $1", [.text(request.device.text)])
+        let page = try Self.copyPage(c, children: children, after: request.copyAfter ?? "", limit: limit)
+        let done = page.count < limit
+        let cursor = request.copyAfter == nil ? position : request.cursor
+        try c.run("UPDATE devices SET cursor = $1 WHERE id = $2", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+        return PullReply(entries: page.map(\.entry), cursor: cursor, more: !done, freshCopy: true,
+                         copyAfter: done ? nil : page.last?.key, children: children, hubTime: now)
+    }
+
+    /// A page of the fresh copy of some children: every register (keyed `entity/record/field`),
+    /// then every event (keyed `~id`), in key order (byte order, `COLLATE "C"`) after `after`.
+    static func copyPage(_ c: PostgresConnection, children: [String], after: String, limit: Int) throws -> [(key: String, entry: SyncEntry)] {
+        guard !children.isEmpty else { return [] }
+        var page: [(key: String, entry: SyncEntry)] = []
+        if !after.hasPrefix("~") {
+            page = try c.query("""
+                SELECT entity || '/' || record || '/' || field, entity, record, field, child, value::text, stamp FROM registers
+                WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb)) AND (entity || '/' || record || '/' || field) COLLATE "C" > $2
+                ORDER BY (entity || '/' || record || '/' || field) COLLATE "C" LIMIT $3
+                """, [list(children), .text(after), .int(limit)]) { r in
+                guard let entity = SyncEntity(rawValue: try r.text(1)), let value = SyncJSON.value(try r.text(5)),
+                      let stamp = HybridTimestamp(try r.text(6)) else {
+                    throw PostgresError.unexpectedValue(column: 1, expected: "a register (\(try r.text(0)))", statement: "registers")
+                }
+                return (try r.text(0), .change(FieldChange(entity: entity, record: try r.text(2), child: try r.text(4), field: try r.text(3),
+                                                           value: value, stamp: stamp)))
+            }
+        }
+        guard page.count < limit else { return page }
+        let eventsAfter = after.hasPrefix("~") ? String(after.dropFirst()) : ""
+        page += try c.query("""
+            SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title::text, shown_icon::text FROM events
+            WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb)) AND id COLLATE "C" > $2 ORDER BY id COLLATE "C" LIMIT $3
+            """, [list(children), .text(eventsAfter), .int(limit - page.count)]) { r in
+            guard let kind = CompletionEvent.Kind(rawValue: try r.text(5)), let stamp = HybridTimestamp(try r.text(7)) else {
+                throw PostgresError.unexpectedValue(column: 5, expected: "an event (\(try r.text(0)))", statement: "events")
+            }
+            return ("~" + (try r.text(0)), .event(CompletionEvent(id: try r.text(0), child: try r.text(1), routine: try r.text(2),
+                                                                 set: try r.text(3), date: try r.text(4), kind: kind, at: try r.text(6),
+                                                                 stamp: stamp, shownTitle: try r.optionalText(8).flatMap(SyncJSON.value),
+                                                                 shownIcon: try r.optionalText(9).flatMap(SyncJSON.value))))
+        }
+        return page
+    }
+
+    /// Forgets feed entries taken longer ago than the horizon (`HubFeed.forget`); the registers
+    /// keep everything, so a device whose cursor is older gets a fresh copy and misses no delete.
+    /// Nothing to forget (most calls) is one indexed read; forgetting holds the `hub_state` row.
+    package func forget(now: Int64) throws {
+        let cutoff = now - SyncProtocol.feedHorizonMilliseconds
+        try pool.withConnection { c in
+            guard let last = try c.queryFirst("SELECT MAX(position) FROM feed WHERE taken_at < $1", [.integer(cutoff)], {
+                try $0.optionalInt(0)
+            }) ?? nil else { return }
+            try c.transaction { c in
+                _ = try Self.lockHub(c)
+                try c.run("DELETE FROM feed WHERE position <= $1", [.integer(last)])
+                try c.run("UPDATE hub_state SET forgotten_through = GREATEST(forgotten_through, $1) WHERE id = 'singleton'",
+                          [.integer(last)])
+            }
+        }
+    }
+}

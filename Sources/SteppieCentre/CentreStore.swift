@@ -1,0 +1,116 @@
+import Foundation
+import SteppieCore
+import SteppiePostgres
+import SteppieSync
+
+/// The centre's hub's tables on PostgreSQL (`HubSchema`, docs/centre.md), read and written
+/// through a bounded pool: every push and pull is decided as `HubFeed` (the reference model) and
+/// the household hub (`Store+SyncHub`) decide it. A refusal is a `SyncRefusal` result (the device's
+/// contact time and clock offset are kept); a thrown error is PostgreSQL's (`PostgresSyncHub`
+/// maps it). No state lives in the process: several hubs may serve one database.
+package struct CentreStore: Sendable {
+    package let pool: PostgresPool
+
+    package init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Failed joins within this window are counted; after `maxJoinFailures` every code waits
+    /// (the household hub's numbers, `Store.joinWindowMilliseconds` and `Store.maxJoinFailures`).
+    package static let joinWindowMilliseconds: Int64 = 10 * 60 * 1000
+    package static let maxJoinFailures = 10
+
+    /// Runs the missing migrations and makes the `hub_state` row (the hub's device id) when the
+    /// database has none; the ids applied now.
+    @discardableResult
+    package func prepare() throws -> [String] {
+        try pool.withConnection { c in
+            let applied = try HubSchema.migrator.migrate(c)
+            try c.run("INSERT INTO hub_state (id, device_id) VALUES ('singleton', $1) ON CONFLICT (id) DO NOTHING",
+                      [.text(DeviceID(UUID()).text)])
+            return applied
+        }
+    }
+
+    /// The hub's device id (its stamps' device; what a joined device records as its hub).
+    package func hubDevice() throws -> DeviceID {
+        try pool.withConnection { c in try Self.hubDevice(c) }
+    }
+
+    static func hubDevice(_ c: PostgresConnection) throws -> DeviceID {
+        guard let text = try c.queryFirst("SELECT device_id FROM hub_state WHERE id = 'singleton'", [], { try $0.text(0) }),
+              let device = DeviceID(text) else {
+            throw PostgresError.unexpectedValue(column: 0, expected: "the hub's device id", statement: "hub_state")
+        }
+        return device
+    }
+
+    /// What `admit` found of a device.
+    struct Admitted {
+        let children: Set<String>
+        let acknowledged: UInt64
+        let needsCopy: Bool
+    }
+
+    /// The device's children, after checking its version, credential and clock; its contact time
+    /// and offset are written even when its clock is refused. `lock`: the device's row is held
+    /// until the transaction ends (pushes of one device one after another).
+    static func admit(_ c: PostgresConnection, device: DeviceID, credentialHash: String, protocolVersion: Int, sentAt: Int64,
+                      now: Int64, lock: Bool) throws -> Result<Admitted, SyncRefusal> {
+        guard protocolVersion == SyncProtocol.version else {
+            return .failure(.protocolVersion(hub: SyncProtocol.version, device: protocolVersion))
+        }
+        let sql = "SELECT credential_hash, children::text, acknowledged, needs_copy FROM devices WHERE id = $1" + (lock ? " FOR UPDATE" : "")
+        guard let row = try c.queryFirst(sql, [.text(device.text)], { r in
+            (try r.text(0), try r.text(1), UInt64(clamping: try r.int(2)), try r.bool(3))
+        }), equalHashes(row.0, credentialHash) else { return .failure(.unknownDevice) }
+        let offset = sentAt - now
+        try c.run(Statements.contact, [.integer(now), .integer(offset), .text(device.text)])
+        guard abs(offset) <= SyncProtocol.maxClockOffsetMilliseconds else { return .failure(.clockSkew(offsetMilliseconds: offset)) }
+        return .success(Admitted(children: Set(SyncJSON.value(row.1)?.strings ?? []), acknowledged: row.2, needsCopy: row.3))
+    }
+
+    /// Compares two hex hashes without stopping at the first difference.
+    static func equalHashes(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// A list of ids as a `jsonb` array parameter (`child IN (SELECT jsonb_array_elements_text($n::jsonb))`).
+    static func list(_ items: some Sequence<String>) -> PostgresValue {
+        .text(SyncJSON.text(.array(items.sorted().map(SyncValue.string))))
+    }
+
+    /// An entry as the feed keeps it (the protocol's JSON).
+    static func json(_ entry: SyncEntry) -> String {
+        SyncProtocol.encode(entry).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// An instant as `devices.joined_at` keeps it (UTC, milliseconds).
+    static func stamp(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
+
+/// The statements run for every request, prepared once per session.
+enum Statements {
+    static let contact = PostgresStatement("centre_contact", "UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3")
+    static let owner = PostgresStatement("centre_owner", "SELECT child FROM registers WHERE entity = $1 AND record = $2 LIMIT 1")
+    /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte
+    /// (`COLLATE "C"`, as SQLite compares them), never by a locale's collation.
+    static let register = PostgresStatement("centre_register", """
+        INSERT INTO registers (entity, record, field, child, value, stamp) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+        ON CONFLICT (entity, record, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
+        WHERE excluded.stamp COLLATE "C" > registers.stamp COLLATE "C"
+        """)
+    static let event = PostgresStatement("centre_event", """
+        INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (id) DO NOTHING
+        """)
+    static let feed = PostgresStatement("centre_feed", "INSERT INTO feed (origin, child, taken_at, entry) VALUES ($1, $2, $3, $4::jsonb)")
+    static let position = PostgresStatement("centre_position", "SELECT COALESCE(MAX(position), 0) FROM feed")
+    static let forgotten = PostgresStatement("centre_forgotten", "SELECT forgotten_through FROM hub_state WHERE id = 'singleton'")
+}

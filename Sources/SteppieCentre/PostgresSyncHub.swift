@@ -1,0 +1,132 @@
+import Foundation
+import SteppieCore
+import SteppiePostgres
+import SteppieSecurity
+import SteppieSync
+import SteppieSyncHTTP
+import Synchronization
+
+/// The centre's hub (`steppie hub`, docs/centre.md): the sync protocol answered from PostgreSQL
+/// through a bounded pool, every request on its own connection thread. A pull with nothing new
+/// is held until the feed moves — a push taken by this process wakes it at once; one taken by
+/// another process on the same database is seen within `pollMilliseconds` — or its wait is over.
+/// A database that cannot answer now (a lost connection, a busy pool, a restart) is `unavailable`:
+/// the device keeps its changes and asks again.
+package final class PostgresSyncHub: SyncHubHandling {
+    package let store: CentreStore
+    package let clock: any WallClock
+    /// The longest a pull is held, whatever the device asked (the household hub's).
+    package static let maxWaitMilliseconds = 25_000
+    package static let pollMilliseconds = 200
+    private let feedMoved = NSCondition()
+    private let stopping = Atomic<Bool>(false)
+    let log: @Sendable (CatalogMessage) -> Void
+    /// What a sent photo or recording is (the command line's photo and audio checks), given its
+    /// bytes and a file holding them; nil: the hub keeps no content.
+    package let checkBlob: (@Sendable ([UInt8], String) -> Result<SyncBlob.Kind, SyncRefusal>)?
+
+    package init(store: CentreStore, clock: any WallClock,
+                 checkBlob: (@Sendable ([UInt8], String) -> Result<SyncBlob.Kind, SyncRefusal>)? = nil,
+                 log: @escaping @Sendable (CatalogMessage) -> Void) {
+        self.store = store
+        self.clock = clock
+        self.checkBlob = checkBlob
+        self.log = log
+    }
+
+    var now: Int64 { SyncProtocol.milliseconds(clock.now()) }
+
+    static func credentialHash(_ credential: String) -> String { SHA256.hex(of: Data(credential.utf8)) }
+
+    /// Runs a request on the database: its refusal, or PostgreSQL's failure as the device is told it.
+    func answer<T>(_ body: () throws -> Result<T, SyncRefusal>) throws(SyncRefusal) -> T {
+        let result: Result<T, SyncRefusal>
+        do {
+            result = try body()
+        } catch {
+            let refusal = Self.refusal(for: error)
+            if refusal == .unavailable {
+                log(CatalogMessage("sync.log.hubStore", ["reason": .message(CatalogMessage.log(error))]))
+            }
+            throw refusal
+        }
+        return try result.get()
+    }
+
+    /// What a device is told when PostgreSQL refused: text it sent that the database cannot hold
+    /// (a NUL: `22P05`, or a NUL in a text parameter; another data exception or a check) is
+    /// malformed; anything else — retryable or not — is `unavailable`, nothing was taken.
+    static func refusal(for error: any Error) -> SyncRefusal {
+        guard let error = error as? PostgresError else { return .unavailable }
+        if case .invalidParameter = error { return .malformed(reason: "text holds a NUL character") }
+        if error.isRetryable { return .unavailable }
+        if let state = error.sqlState {
+            if state == "22P05" { return .malformed(reason: "text holds a NUL character") }
+            if state.hasPrefix("22") || state.hasPrefix("23") { return .malformed(reason: "refused by the hub's tables (\(state))") }
+        }
+        return .unavailable
+    }
+
+    private func wake() {
+        feedMoved.lock()
+        feedMoved.broadcast()
+        feedMoved.unlock()
+    }
+
+    package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
+        let hash = Self.credentialHash(credential), now = self.now
+        let reply = try answer { try store.push(request, credentialHash: hash, now: now) }
+        wake()
+        return reply
+    }
+
+    package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {
+        let hash = Self.credentialHash(credential)
+        let wait = min(max(request.waitMilliseconds, 0), Self.maxWaitMilliseconds)
+        let deadline = Date().addingTimeInterval(Double(wait) / 1000)
+        var request = request
+        while true {
+            let current = request, now = self.now
+            let reply = try answer {
+                // The feed keeps its horizon (one indexed read when there is nothing to forget).
+                try store.forget(now: now)
+                return try store.pull(current, credentialHash: hash, now: now)
+            }
+            if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline
+                || stopping.load(ordering: .sequentiallyConsistent) { return reply }
+            // Nothing for this device yet: wait from where this reply left off.
+            request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
+                                  cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
+            feedMoved.lock()
+            _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(Self.pollMilliseconds) / 1000)))
+            feedMoved.unlock()
+        }
+    }
+
+    /// Answers every held pull now (the hub is stopping: its server waits for them).
+    package func shutdown() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        wake()
+    }
+
+    package func join(_ request: JoinRequest) throws(SyncRefusal) -> JoinReply {
+        guard request.protocolVersion == SyncProtocol.version else {
+            throw .protocolVersion(hub: SyncProtocol.version, device: request.protocolVersion)
+        }
+        let credential = Secrets.randomToken()
+        let name = request.deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let now = self.now
+        let joined = try answer {
+            try store.join(codeHash: Self.codeHash(request.code), device: request.device, name: name.isEmpty ? request.device.text : name,
+                           credentialHash: Self.credentialHash(credential), now: now)
+        }
+        log(CatalogMessage("sync.log.joined", ["device": .text(name), "count": .text(String(joined.children.count))]))
+        return JoinReply(credential: credential, hubDevice: joined.hub, children: joined.children)
+    }
+
+    /// A joining code as the hub keeps it: the SHA-256 of its digits (`SyncCodes.hash`: a device
+    /// may type it with or without the dash).
+    package static func codeHash(_ code: String) -> String {
+        SHA256.hex(of: Data(code.filter { $0.isASCII && $0.isNumber }.utf8))
+    }
+}

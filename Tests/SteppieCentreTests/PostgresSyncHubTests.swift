@@ -1,0 +1,236 @@
+import Dispatch
+import Foundation
+import SteppieCentre
+import SteppieCore
+import SteppiePostgres
+import SteppieSync
+import Synchronization
+import Testing
+
+extension CentreTests {
+    /// The hub's promises on PostgreSQL, as `HubFeed` and the household hub keep them.
+    @Suite struct PostgresSyncHubTests {
+        /// A device that brings a child, and a second device given it.
+        static func twoDevices(_ f: CentreFixture) throws -> (TestDevice, TestDevice, child: String) {
+            var home = TestDevice(), school = TestDevice()
+            let child = UUID().uuidString.lowercased()
+            try f.join(&home, children: [], name: "home")
+            _ = try f.push(home, [home.change(.child, child, child: child, "name", .string("Mina"), now: f.now)])
+            try f.join(&school, children: [child], name: "school")
+            return (home, school, child)
+        }
+
+        @Test func pushesArePulledByTheOtherDeviceNotByTheirOwn() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            // School's first pull is a fresh copy of the child home brought.
+            let copy = try f.pullAll(&school)
+            #expect(copy.count == 1)
+            _ = try f.pullAll(&home)
+            let press = home.press(child: child, routine: "routine-1", now: f.now)
+            let title = school.change(.routine, "routine-1", child: child, "title", .object(["en": .string("Wake up")]), now: f.now)
+            #expect(try f.push(home, [press]).acknowledged == 2)
+            #expect(try f.push(school, [title]).acknowledged == 1)
+            #expect(try f.pullAll(&school) == [press.entry])
+            #expect(try f.pullAll(&home) == [title.entry])
+            #expect(try f.pullAll(&home).isEmpty)
+            #expect(try f.state().count == 3)
+            // The hub settles registers by hybrid timestamp: an older write loses whoever sends it last.
+            let older = NumberedEntry(seq: 2, entry: .change(FieldChange(entity: .routine, record: "routine-1", child: child, field: "title",
+                                                                        value: .object(["en": .string("Old")]),
+                                                                        stamp: HybridTimestamp(wall: f.now - 1000, counter: 0, device: school.id))))
+            #expect(try f.push(school, [older]).acknowledged == 2)
+            #expect(try f.state().contains { $0.contains("{\"en\":\"Wake up\"}") })
+        }
+
+        @Test func aReplayedPushChangesNothing() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, _, child) = try Self.twoDevices(f)
+            let entries = [home.press(child: child, routine: "r", now: f.now), home.change(.child, child, child: child, "name", .string("Mina K"), now: f.now)]
+            #expect(try f.push(home, entries).acknowledged == 3)
+            let before = try f.database.dump()
+            #expect(try f.push(home, entries).acknowledged == 3)
+            #expect(try f.push(home, Array(entries.prefix(1))).acknowledged == 3)
+            #expect(try f.database.dump() == before)
+        }
+
+        @Test func refusedPushesLeaveTheTablesUnchanged() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            let other = UUID().uuidString.lowercased()
+            _ = try f.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: f.now)])
+            _ = try f.pullAll(&school)
+            let before = try f.database.dump()
+            // A gap.
+            var skipping = school
+            skipping.seq = 1
+            #expect(throws: SyncRefusal.gap(expected: 1)) { try f.push(school, [skipping.press(child: child, routine: "r", now: f.now)]) }
+            // A child not given (Joon is home's).
+            var s = school
+            #expect(throws: SyncRefusal.childNotGiven(child: other)) { try f.push(school, [s.press(child: other, routine: "r", now: f.now)]) }
+            // An unknown credential.
+            var stranger = school
+            stranger.credential = String(repeating: "0", count: 64)
+            #expect(throws: SyncRefusal.unknownDevice) { try f.push(stranger, [s.press(child: child, routine: "r", now: f.now)]) }
+            // Too many entries at once.
+            var big = school
+            let many = (0...SyncProtocol.maxBatchEntries).map { _ in big.press(child: child, routine: "r", now: f.now) }
+            #expect(throws: SyncRefusal.tooLarge) { try f.push(school, many) }
+            // A protocol of another version.
+            #expect(throws: SyncRefusal.protocolVersion(hub: 1, device: 2)) {
+                try f.hub.push(PushRequest(protocolVersion: 2, device: school.id, sentAt: f.now, entries: []), credential: school.credential)
+            }
+            #expect(try f.database.dump() == before)
+            // A clock six minutes ahead: refused, the contact and offset kept.
+            let beforeSkew = try f.database.dump(except: ["devices"])
+            var ahead = school
+            #expect(throws: SyncRefusal.clockSkew(offsetMilliseconds: 360_000)) {
+                try f.push(school, [ahead.press(child: child, routine: "r", now: f.now)], sentAt: f.now + 360_000)
+            }
+            #expect(try f.database.dump(except: ["devices"]) == beforeSkew)
+            let offsets = try f.store.devices().filter { $0.id == school.id }.map(\.lastOffsetMilliseconds)
+            #expect(offsets == [360_000])
+            // A removed device's credential is refused at once.
+            #expect(try f.store.remove(device: school.id))
+            #expect(throws: SyncRefusal.unknownDevice) { try f.pullAll(&school) }
+        }
+
+        @Test func aGrantGivesAFreshCopyAndTheHorizonDoesToo() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            let other = UUID().uuidString.lowercased()
+            _ = try f.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: f.now),
+                                  home.press(child: other, routine: "r", now: f.now)])
+            _ = try f.pullAll(&school)
+            #expect(try f.pullAll(&school).isEmpty)
+            try f.store.grant(device: school.id, children: [child, other])
+            let reply = try f.hub.pull(PullRequest(device: school.id, sentAt: f.now, cursor: school.cursor), credential: school.credential)
+            #expect(reply.freshCopy && reply.entries.count == 3 && reply.children == [child, other].sorted())
+            school.cursor = reply.cursor
+            // 181 days later the feed forgot what school had not pulled: its next pull is a copy.
+            _ = try f.push(home, [home.press(child: other, routine: "r", now: f.now)])
+            f.clock.advance(by: 181 * 86_400)
+            _ = try f.push(home, [home.change(.child, child, child: child, "name", .string("Mina K"), now: f.now)])
+            let later = try f.hub.pull(PullRequest(device: school.id, sentAt: f.now, cursor: school.cursor), credential: school.credential)
+            #expect(later.freshCopy)
+            #expect(later.entries.count == 4)   // two names, two presses
+            // The copy is the hub's state of the device's children, nothing else.
+            #expect(try f.state().count == later.entries.count)
+        }
+
+        @Test func hostileTextRoundTripsAndANulIsMalformed() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            let title = "'); DROP TABLE registers; --"
+            let change = home.change(.routine, "r-\(title)", child: child, "title", .object(["en": .string(title)]), now: f.now)
+            _ = try f.push(home, [change])
+            let got = try f.pullAll(&school)
+            #expect(got.last == change.entry)
+            let before = try f.database.dump()
+            var h = home
+            #expect(throws: SyncRefusal.malformed(reason: "text holds a NUL character")) {
+                try f.push(home, [h.change(.routine, "r2", child: child, "title", .object(["en": .string("a\u{0}b")]), now: f.now)])
+            }
+            var h2 = home
+            #expect(throws: SyncRefusal.malformed(reason: "text holds a NUL character")) {
+                try f.push(home, [h2.change(.routine, "r\u{0}", child: child, "title", .string("x"), now: f.now)])
+            }
+            #expect(try f.database.dump() == before)
+        }
+
+        /// Another process's push in progress (here a connection holding the `hub_state` row)
+        /// keeps a push waiting before it asks for a feed position: positions are handed out in
+        /// the order pushes commit, so a pull never moves past one still to come.
+        @Test func aPushWaitsForTheOneBeforeItBeforeTakingAPosition() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            _ = try f.pullAll(&school)
+            let slow = try PostgresConnection(conninfo: f.database.conninfo)
+            try slow.run("BEGIN")
+            try slow.run("SELECT 1 FROM hub_state WHERE id = 'singleton' FOR UPDATE")
+            let later = home.press(child: child, routine: "r", now: f.now)
+            let pushed = Atomic<Bool>(false)
+            let group = DispatchGroup()
+            let pusher = home
+            DispatchQueue.global().async(group: group) {
+                _ = try? f.push(pusher, [later])
+                pushed.store(true, ordering: .sequentiallyConsistent)
+            }
+            // Half a second for the push to go past the lock if nothing held it.
+            let deadline = Date().addingTimeInterval(0.5)
+            while Date() < deadline, !pushed.load(ordering: .sequentiallyConsistent) { usleep(10_000) }
+            let finishedEarly = pushed.load(ordering: .sequentiallyConsistent)
+            #expect(!finishedEarly, "the push did not wait for the one before it")
+            #expect(try f.pullAll(&school).isEmpty)
+            // The earlier push takes its position now, and commits.
+            var other = TestDevice()
+            let early = other.press(child: child, routine: "r", now: f.now)
+            try slow.run("INSERT INTO feed (origin, child, taken_at, entry) VALUES ($1, $2, $3, $4::jsonb)",
+                         [.text(other.id.text), .text(child), .integer(f.now),
+                          .text(String(decoding: SyncProtocol.encode(early.entry) ?? Data(), as: UTF8.self))])
+            try slow.run("COMMIT")
+            group.wait()
+            #expect(try f.pullAll(&school) == [early.entry, later.entry])
+        }
+
+        @Test func twoHubsOnOneDatabaseKeepTheFeedInCommitOrder() throws {
+            let first = try CentreFixture()
+            defer { first.database.drop() }
+            let second = try CentreFixture(database: first.database)
+            let child = UUID().uuidString.lowercased()
+            var devices = (0..<4).map { _ in TestDevice() }
+            try first.join(&devices[0], children: [])
+            _ = try first.push(devices[0], [devices[0].change(.child, child, child: child, "name", .string("Mina"), now: first.now)])
+            for i in 1..<4 { try (i % 2 == 0 ? first : second).join(&devices[i], children: [child]) }
+            var reader = TestDevice()
+            try second.join(&reader, children: [child])
+            _ = try second.pullAll(&reader)
+            let pushes = 30, perPush = 10
+            let pushers = devices, joinedReader = reader
+            let received = Mutex<[SyncEntry]>([])
+            let failures = Mutex<[String]>([])
+            let done = Atomic<Int>(0)
+            let group = DispatchGroup()
+            for (i, device) in pushers.enumerated() {
+                DispatchQueue.global().async(group: group) {
+                    var d = device
+                    let hub = i % 2 == 0 ? first : second
+                    for _ in 0..<pushes {
+                        // Several entries a push: a transaction that asked for its positions stays open a while.
+                        let batch = (0..<perPush).map { _ in d.press(child: child, routine: "r", now: hub.now) }
+                        do { _ = try hub.push(d, batch) } catch {
+                            failures.withLock { $0.append("push \(error)") }
+                        }
+                    }
+                    done.add(1, ordering: .sequentiallyConsistent)
+                }
+            }
+            // The reader pulls all along, through the other hub than most pushes.
+            DispatchQueue.global().async(group: group) {
+                var r = joinedReader
+                while true {
+                    let finished = done.load(ordering: .sequentiallyConsistent) == pushers.count
+                    do {
+                        let got = try first.pullAll(&r)
+                        received.withLock { $0 += got }
+                    } catch { failures.withLock { $0.append("pull \(error)") } }
+                    if finished { break }
+                }
+            }
+            group.wait()
+            #expect(failures.withLock { $0 }.isEmpty)
+            let events = received.withLock { $0 }.filter { if case .event = $0 { true } else { false } }
+            #expect(events.count == pushes * perPush * pushers.count, "the reader missed \(pushes * perPush * pushers.count - events.count)")
+            #expect(Set(events).count == events.count)
+            let c = try PostgresConnection(conninfo: first.database.conninfo)
+            let positions = try c.query("SELECT position FROM feed ORDER BY position") { try $0.int(0) }
+            #expect(positions == Array(1...Int64(positions.count)))
+        }
+    }
+}
