@@ -25,7 +25,10 @@ extension CentreStore {
                 let sorted = device.children.sorted()
                 let position = UInt64(clamping: try c.queryFirst(Statements.position, [], { try $0.int(0) }) ?? 0)
                 let forgotten = UInt64(clamping: try c.queryFirst(Statements.forgotten, [], { try $0.int(0) }) ?? 0)
-                if request.copyAfter != nil || device.needsCopy || request.cursor < forgotten {
+                // A cursor past the feed's end: the database was restored from an older backup, and
+                // positions after the backup's are handed out again (`HubFeed.pull`; docs/sync.md,
+                // "A hub put back in time").
+                if request.copyAfter != nil || device.needsCopy || request.cursor < forgotten || request.cursor > position {
                     return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
                 }
                 let rows = try c.query("""
@@ -40,7 +43,7 @@ extension CentreStore {
                 }
                 var entries: [SyncEntry] = []
                 for (at, text) in rows {
-                    guard let entry = try? JSONDecoder().decode(SyncEntry.self, from: Data(text.utf8)) else {
+                    guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: Data(text.utf8)) else {
                         throw PostgresError.unexpectedValue(column: 1, expected: "a feed entry (position \(at))", statement: "feed")
                     }
                     entries.append(entry)

@@ -57,12 +57,8 @@ enum HubCommands {
         guard let identity = try CentreIdentity.load(store.pool) else { throw HubCommandError.noIdentity }
         let known = try store.children()
         // Without `--child`, every child the hub holds (none yet: the first device brings its own).
-        var chosen: [(id: String, name: String)] = c.invocation.values("--child").isEmpty ? known : []
-        for name in c.invocation.values("--child") {
-            let matching = known.filter { $0.id == name.lowercased() || $0.name == name }
-            guard matching.count == 1, let child = matching.first else { throw HubCommandError.noSuchChild(name) }
-            chosen.append(child)
-        }
+        let named = c.invocation.values("--child")
+        let chosen = named.isEmpty ? known : try children(named, of: known)
         let digits = Secrets.randomDigits(8)
         let expires = SyncProtocol.milliseconds(c.now) + Int64(SyncInvitation.validMinutes) * 60_000
         try store.invite(codeHash: PostgresSyncHub.codeHash(digits), children: chosen.map(\.id), expiresAt: expires)
@@ -100,15 +96,47 @@ enum HubCommands {
         return 0
     }
 
+    /// The one device named by its name or id.
+    static func oneDevice(_ store: CentreStore, _ selector: String) throws -> CentreStore.Device {
+        let matching = try store.devices().filter { $0.id.text == selector.lowercased() || $0.name == selector }
+        guard matching.count == 1, let device = matching.first else {
+            throw matching.isEmpty ? SyncCommandError.noSuchDevice(selector) : SyncCommandError.deviceAmbiguous(selector)
+        }
+        return device
+    }
+
+    /// The children named (by name or id) among those the hub holds.
+    static func children(_ names: [String], of known: [(id: String, name: String)]) throws -> [(id: String, name: String)] {
+        try names.map { name in
+            let matching = known.filter { $0.id == name.lowercased() || $0.name == name }
+            guard matching.count == 1, let child = matching.first else { throw HubCommandError.noSuchChild(name) }
+            return child
+        }
+    }
+
+    /// `hub grant DEVICE (--child NAME... | --all-children) --postgres CONNINFO`: the children the
+    /// device gets from now on (every child the hub holds now with `--all-children`); its next pull
+    /// is a fresh copy of them, and it drops whatever it holds of any other.
+    static func grant(_ c: Context) throws -> Int32 {
+        let store = try centre(c)
+        guard let selector = c.invocation.argument("DEVICE") else { return Steppie.exitUsage }
+        let named = c.invocation.values("--child"), all = c.invocation.flag("--all-children")
+        guard all != !named.isEmpty else { throw HubCommandError.grantWhich }
+        let device = try oneDevice(store, selector)
+        let known = try store.children()
+        let chosen = all ? known : try children(named, of: known)
+        try store.grant(device: device.id, children: chosen.map(\.id))
+        c.console.print(c.text("cli.hub.granted", ["name": device.name,
+                                                    "children": chosen.isEmpty ? "-" : chosen.map(\.name).sorted().joined(separator: ", ")]))
+        return 0
+    }
+
     /// `hub remove DEVICE --postgres CONNINFO`: the device (by name or id) is removed; its
     /// credential is refused at once by every hub process.
     static func remove(_ c: Context) throws -> Int32 {
         let store = try centre(c)
         guard let selector = c.invocation.argument("DEVICE") else { return Steppie.exitUsage }
-        let matching = try store.devices().filter { $0.id.text == selector.lowercased() || $0.name == selector }
-        guard matching.count == 1, let device = matching.first else {
-            throw matching.isEmpty ? SyncCommandError.noSuchDevice(selector) : SyncCommandError.deviceAmbiguous(selector)
-        }
+        let device = try oneDevice(store, selector)
         try store.remove(device: device.id)
         c.console.print(c.text("cli.sync.removed", ["name": device.name, "device": device.id.text]))
         return 0
@@ -138,12 +166,15 @@ enum HubCommandError: Error, Equatable, CatalogDescribable {
     case noIdentity
     /// `hub invite --child`: no child (or several) of that name on the hub.
     case noSuchChild(String)
+    /// `hub grant` without `--child` or `--all-children`, or with both.
+    case grantWhich
 
     var catalogMessage: CatalogMessage {
         switch self {
         case .noPostgres: CatalogMessage("hub.error.noPostgres")
         case .noIdentity: CatalogMessage("hub.error.noIdentity")
         case .noSuchChild(let name): CatalogMessage("hub.error.noSuchChild", ["child": .text(Validator.printable(name))])
+        case .grantWhich: CatalogMessage("hub.error.grantWhich")
         }
     }
 }
