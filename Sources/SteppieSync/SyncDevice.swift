@@ -149,6 +149,9 @@ package struct SyncDevice: Sendable {
         pending = entries.enumerated().map { NumberedEntry(seq: first + UInt64($0.offset), entry: $0.element) }
         nextSeq = first + UInt64(entries.count)
         if let hub { acknowledged = hub }
+        // Positions after the backup's are handed out again: the feed is read again from its start.
+        cursor = 0
+        copyAfter = nil
     }
 
     package func pullRequest(physical: Int64) -> PullRequest {

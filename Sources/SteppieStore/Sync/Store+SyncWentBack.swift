@@ -20,7 +20,7 @@ extension Store {
     /// Inside the caller's write transaction: every register and event this device holds waits in
     /// the outbox again (oldest stamp first, after what already waits). With the hub's number
     /// (`acknowledged`), every waiting entry is numbered again after it; without (only the feed
-    /// showed it), the next push's gap gives it.
+    /// showed it), the next push's gap gives it. The feed is read again from its start.
     func syncHubWentBack(acknowledged: UInt64?) throws {
         try db.run("""
             INSERT OR IGNORE INTO sync_outbox (entity, record, field, child, value, stamp)
@@ -34,6 +34,9 @@ extension Store {
             SELECT child, stamp, id FROM sync_events e WHERE NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id = e.id)
             ORDER BY stamp
             """)
+        // Positions after the backup's are handed out again: this device may have seen other
+        // entries at them. It reads the feed again from its start (what it has, it keeps).
+        try db.run("UPDATE sync_state SET cursor = 0, copy_after = NULL")
         if let acknowledged {
             try db.run("UPDATE sync_outbox SET seq = NULL")
             try db.run("UPDATE sync_state SET next_seq = ?", [.integer(Int64(clamping: acknowledged) + 1)])
