@@ -87,11 +87,15 @@ package struct HubFeed: Sendable {
     }
 
     /// The feed after the cursor for the device's children, at most `limit` entries; a fresh copy
-    /// of its children when the cursor is older than the feed keeps, or its children changed.
+    /// of its children when the cursor is older than the feed keeps, newer than its end, or the
+    /// device's children changed.
     package mutating func pull(_ request: PullRequest, now: Int64, limit: Int = SyncProtocol.maxBatchEntries) throws(SyncRefusal) -> PullReply {
         let children = try admit(request.device, protocolVersion: request.protocolVersion, sentAt: request.sentAt, now: now)
         let sorted = children.sorted()
-        if request.copyAfter != nil || needsCopy.contains(request.device) || request.cursor < forgottenThrough {
+        // A cursor past the feed's end: the hub was restored from an older backup, and positions
+        // after the backup's are being handed out again. The device cannot tell which it has seen.
+        if request.copyAfter != nil || needsCopy.contains(request.device) || request.cursor < forgottenThrough
+            || request.cursor > position {
             // A whole copy of the device's children from the store of record, in a stable order
             // so it can be resumed; what changes meanwhile comes through the feed after `position`.
             needsCopy.remove(request.device)

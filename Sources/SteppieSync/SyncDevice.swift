@@ -16,6 +16,9 @@ package struct SyncDevice: Sendable {
     /// The hub refused this device's clock since the last push it took: entries stamped ahead
     /// are stamped again before the next push.
     package private(set) var clockRefused = false
+    /// The highest sequence number the hub acknowledged. A hub that answers with less (restored
+    /// from an older backup) lost entries it had taken: this device sends everything it holds again.
+    package private(set) var acknowledged: UInt64 = 0
 
     package init(id: DeviceID) {
         self.id = id
@@ -105,6 +108,11 @@ package struct SyncDevice: Sendable {
     }
 
     package mutating func pushed(_ reply: PushReply) {
+        if reply.acknowledged < acknowledged {
+            hubWentBack(acknowledged: reply.acknowledged)
+            return
+        }
+        acknowledged = reply.acknowledged
         pending.removeAll { $0.seq <= reply.acknowledged }
         lastRefusal = nil
         clockRefused = false
@@ -114,8 +122,36 @@ package struct SyncDevice: Sendable {
         lastRefusal = refusal
         switch refusal {
         case .clockSkew, .malformed(reason: SyncRules.stampAhead): clockRefused = true
+        case .gap(let expected) where expected <= acknowledged: hubWentBack(acknowledged: expected - 1)
         default: break
         }
+    }
+
+    /// The hub holds less than it once acknowledged (it was restored from an older backup): every
+    /// register and event this device holds is pending again with its own stamp, numbered after
+    /// what the hub still has. What the hub kept it takes as a replay (a register's stamp is not
+    /// newer, an event is there once); what it lost comes back. `acknowledged` is nil when only
+    /// the feed showed it (the next push's gap gives the number).
+    private mutating func hubWentBack(acknowledged hub: UInt64?) {
+        var entries = pending.map(\.entry)
+        let waiting = Set(entries)
+        var held: [SyncEntry] = []
+        for (key, fields) in replica.registers {
+            guard let owner = replica.owners[key] else { continue }
+            for (field, versioned) in fields {
+                held.append(.change(FieldChange(entity: key.entity, record: key.id, child: owner, field: field,
+                                                value: versioned.value, stamp: versioned.stamp)))
+            }
+        }
+        held += replica.events.values.map { .event($0) }
+        entries += held.filter { !waiting.contains($0) }.sorted { $0.stamp < $1.stamp }
+        let first = hub.map { $0 + 1 } ?? pending.first?.seq ?? nextSeq
+        pending = entries.enumerated().map { NumberedEntry(seq: first + UInt64($0.offset), entry: $0.element) }
+        nextSeq = first + UInt64(entries.count)
+        if let hub { acknowledged = hub }
+        // Positions after the backup's are handed out again: the feed is read again from its start.
+        cursor = 0
+        copyAfter = nil
     }
 
     package func pullRequest(physical: Int64) -> PullRequest {
@@ -133,6 +169,10 @@ package struct SyncDevice: Sendable {
             try clock.observe(entry.stamp, physical: physical, maxAhead: 2 * SyncProtocol.maxClockOffsetMilliseconds)
         }
         // The children it holds: the hub's list, and its own new children the hub has not taken yet.
+        if reply.freshCopy && copyAfter == nil && reply.cursor < cursor {
+            // The hub's feed ends before what this device saw of it: restored from an older backup.
+            hubWentBack(acknowledged: nil)
+        }
         let children = Set(reply.children).union(pending.map(\.entry.child))
         if reply.freshCopy && copyAfter == nil {
             replica = SyncReplica()

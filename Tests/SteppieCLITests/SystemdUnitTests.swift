@@ -64,6 +64,20 @@ import Testing
         let kioskUser = try Self.run([analyze, "--user", "verify", kiosk], in: tmp, environment: ["XDG_RUNTIME_DIR": runtime.path])
         #expect(kioskUser.status == 0 && kioskUser.output.isEmpty, "systemd-analyze --user verify kiosk: \(kioskUser.output)")
 
+        // A centre's hub: a system unit under a dynamic user, no password on its command line, verified too.
+        let hubUnit = prefix + "/lib/systemd/system/steppie-hub.service"
+        let hubText = try String(contentsOfFile: hubUnit, encoding: .utf8)
+        let hubLines = hubText.split(separator: "\n").map(String.init)
+        #expect(hubLines.filter { $0.hasPrefix("ExecStart=") }
+                == ["ExecStart=\(prefix)/bin/steppie hub --postgres service=steppie-hub --listen 0.0.0.0:8471"])
+        for line in ["DynamicUser=yes", "NoNewPrivileges=yes", "ProtectSystem=strict", "CapabilityBoundingSet=",
+                     "LoadCredential=pgpass:/etc/steppie/hub.pgpass", "Environment=PGPASSFILE=%d/pgpass", "WantedBy=multi-user.target"] {
+            #expect(hubLines.contains(line), "\(line)")
+        }
+        #expect(!hubText.lowercased().contains("password="), "a password in the unit is readable by every local user")
+        let hubVerified = try Self.run([analyze, "verify", hubUnit], in: tmp)
+        #expect(hubVerified.status == 0 && hubVerified.output.isEmpty, "systemd-analyze verify hub: \(hubVerified.output)")
+
         // The check can see a warning: the same unit with a misspelt key is reported.
         let broken = tmp.appendingPathComponent("steppie.service").path
         try text.replacingOccurrences(of: "WatchdogSec=30", with: "WatchdogSecs=30").write(toFile: broken, atomically: true, encoding: .utf8)
@@ -71,6 +85,7 @@ import Testing
         #expect(warned.output.contains("Unknown key 'WatchdogSecs'"), "\(warned.output)")
 
         let uninstall = try Self.run(["make", "-s", "uninstall", "PREFIX=\(prefix)"], in: repository)
-        #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: unit) && !FileManager.default.fileExists(atPath: kiosk))
+        #expect(uninstall.status == 0 && !FileManager.default.fileExists(atPath: unit) && !FileManager.default.fileExists(atPath: kiosk)
+                && !FileManager.default.fileExists(atPath: hubUnit))
     }
 }

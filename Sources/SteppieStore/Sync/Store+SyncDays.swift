@@ -128,7 +128,8 @@ extension Store {
     }
 
     /// Writes one routine's day as its events decide (`DayFold`): the log row in `set`, the
-    /// corrections, and the look the deciding press showed (found in `looks`, in
+    /// corrections (each one's previous status decided again from all the day's events, so one
+    /// that arrived before the press it follows ends as it does everywhere), and the look the deciding press showed (found in `looks`, in
     /// `routine_looks`, or made).
     private func writeDay(routine: String, date: String, set: String, events: [StoredEvent], looks: inout [LookKey: SQLValue],
                           now: SQLValue) throws {
@@ -155,7 +156,8 @@ extension Store {
         for correction in entry.corrections {
             try db.run("""
                 INSERT INTO log_corrections (id, date, routine_id, done, previous_status, made_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO NOTHING
+                ON CONFLICT (id) DO UPDATE SET previous_status = excluded.previous_status
+                WHERE previous_status IS NOT excluded.previous_status
                 """, [.text(correction.event), .text(date), .text(routine), .bool(correction.done),
                       .optionalText(correction.previous?.rawValue), .text(correction.madeAt)])
         }

@@ -219,7 +219,8 @@ extension Store {
             let sorted = children.sorted()
             let position = UInt64(clamping: try db.queryFirst("SELECT COALESCE(MAX(position), 0) FROM sync_feed") { $0.int(0) } ?? 0)
             let forgotten = UInt64(clamping: try db.queryFirst("SELECT forgotten_through FROM sync_state") { $0.int(0) } ?? 0)
-            if request.copyAfter != nil || needsCopy || request.cursor < forgotten {
+            // A cursor past the feed's end: this hub was put back in time (`HubFeed.pull`).
+            if request.copyAfter != nil || needsCopy || request.cursor < forgotten || request.cursor > position {
                 try db.run("UPDATE sync_devices SET needs_copy = 0 WHERE id = ?", [.text(request.device.text)])
                 let page = try copyPage(children: sorted, after: request.copyAfter ?? "", limit: limit)
                 let done = page.count < limit

@@ -75,6 +75,10 @@ extension Store {
     /// The hub took the entries through `reply.acknowledged`: they leave the outbox.
     package func syncPushed(_ reply: PushReply, physical: Int64) throws {
         try write {
+            if reply.acknowledged < (try syncKnownAcknowledged()) {
+                // The hub acknowledges less than it once did: it was put back in time.
+                try syncHubWentBack(acknowledged: reply.acknowledged)
+            }
             try db.run("DELETE FROM sync_outbox WHERE seq IS NOT NULL AND seq <= ?", [.integer(Int64(clamping: reply.acknowledged))])
             try db.run("""
                 UPDATE sync_state SET last_refusal = NULL, clock_refused = 0, last_contact = ?, last_offset_ms = ?
@@ -91,6 +95,10 @@ extension Store {
         default: false
         }
         try write {
+            if case .gap(let expected) = refusal, expected <= (try syncKnownAcknowledged()) {
+                // A gap below what the hub acknowledged before: it was put back in time.
+                try syncHubWentBack(acknowledged: expected - 1)
+            }
             var offset: SQLValue = .null
             if case .clockSkew(let ms) = refusal { offset = .integer(-ms) }
             try db.run("""

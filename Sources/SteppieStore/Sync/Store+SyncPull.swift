@@ -28,6 +28,10 @@ extension Store {
                     throw StoreError.syncHubAhead(milliseconds: skew.offsetMilliseconds)
                 }
             }
+            if reply.freshCopy && state.copyAfter == nil && reply.cursor < state.cursor {
+                // The hub's feed ends before what this device saw of it: it was put back in time.
+                try syncHubWentBack(acknowledged: nil)
+            }
             var children = Set(reply.children)
             children.formUnion(try db.query("SELECT DISTINCT child FROM sync_outbox") { $0.text(0) })
             // A fresh copy's days are decided once, when its last page comes (a device killed

@@ -1,0 +1,45 @@
+import Foundation
+import SteppieCore
+import SteppieSync
+
+/// A hub restored from a backup older than what this device holds (docs/sync.md, "A hub put back
+/// in time"): it acknowledges less than it once did, or its feed ends before this device's cursor.
+/// The device sends everything it holds again, each register and event with its own stamp, so
+/// the hub takes back what it lost; what it kept it takes as a replay (`SyncDevice.hubWentBack`
+/// is the reference).
+extension Store {
+    /// The highest sequence number the hub acknowledged, as this device knows it: entries leave
+    /// the outbox when acknowledged, and numbers are handed out in order, so it is one below the
+    /// oldest numbered entry still waiting (or below the next number when none waits).
+    func syncKnownAcknowledged() throws -> UInt64 {
+        UInt64(clamping: try db.queryFirst("""
+            SELECT COALESCE((SELECT MIN(seq) FROM sync_outbox WHERE seq IS NOT NULL), next_seq) - 1 FROM sync_state
+            """) { $0.int(0) } ?? 0)
+    }
+
+    /// Inside the caller's write transaction: every register and event this device holds waits in
+    /// the outbox again (oldest stamp first, after what already waits). With the hub's number
+    /// (`acknowledged`), every waiting entry is numbered again after it; without (only the feed
+    /// showed it), the next push's gap gives it. The feed is read again from its start.
+    func syncHubWentBack(acknowledged: UInt64?) throws {
+        try db.run("""
+            INSERT OR IGNORE INTO sync_outbox (entity, record, field, child, value, stamp)
+            SELECT entity, record, field, child, value, stamp FROM sync_registers r
+            WHERE NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id IS NULL AND o.entity = r.entity AND o.record = r.record
+                              AND o.field = r.field AND o.stamp = r.stamp)
+            ORDER BY stamp
+            """)
+        try db.run("""
+            INSERT INTO sync_outbox (child, stamp, event_id)
+            SELECT child, stamp, id FROM sync_events e WHERE NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id = e.id)
+            ORDER BY stamp
+            """)
+        // Positions after the backup's are handed out again: this device may have seen other
+        // entries at them. It reads the feed again from its start (what it has, it keeps).
+        try db.run("UPDATE sync_state SET cursor = 0, copy_after = NULL")
+        if let acknowledged {
+            try db.run("UPDATE sync_outbox SET seq = NULL")
+            try db.run("UPDATE sync_state SET next_seq = ?", [.integer(Int64(clamping: acknowledged) + 1)])
+        }
+    }
+}
