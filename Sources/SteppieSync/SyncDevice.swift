@@ -128,7 +128,8 @@ package struct SyncDevice: Sendable {
     }
 
     /// The hub holds less than it once acknowledged (it was restored from an older backup): every
-    /// register and event this device holds is pending again with its own stamp, numbered after
+    /// register and event this device made (a hub takes only a device's own stamps from it; each
+    /// device sends its own again) is pending again with its own stamp, numbered after
     /// what the hub still has. What the hub kept it takes as a replay (a register's stamp is not
     /// newer, an event is there once); what it lost comes back. `acknowledged` is nil when only
     /// the feed showed it (the next push's gap gives the number).
@@ -138,12 +139,12 @@ package struct SyncDevice: Sendable {
         var held: [SyncEntry] = []
         for (key, fields) in replica.registers {
             guard let owner = replica.owners[key] else { continue }
-            for (field, versioned) in fields {
+            for (field, versioned) in fields where versioned.stamp.device == id {
                 held.append(.change(FieldChange(entity: key.entity, record: key.id, child: owner, field: field,
                                                 value: versioned.value, stamp: versioned.stamp)))
             }
         }
-        held += replica.events.values.map { .event($0) }
+        held += replica.events.values.filter { $0.stamp.device == id }.map { .event($0) }
         entries += held.filter { !waiting.contains($0) }.sorted { $0.stamp < $1.stamp }
         let first = hub.map { $0 + 1 } ?? pending.first?.seq ?? nextSeq
         pending = entries.enumerated().map { NumberedEntry(seq: first + UInt64($0.offset), entry: $0.element) }

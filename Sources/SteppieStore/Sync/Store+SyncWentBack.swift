@@ -4,8 +4,8 @@ import SteppieSync
 
 /// A hub restored from a backup older than what this device holds (docs/sync.md, "A hub put back
 /// in time"): it acknowledges less than it once did, or its feed ends before this device's cursor.
-/// The device sends everything it holds again, each register and event with its own stamp, so
-/// the hub takes back what it lost; what it kept it takes as a replay (`SyncDevice.hubWentBack`
+/// The device sends everything it made again (a hub takes only a device's own stamps from it;
+/// every device sends its own), each register and event with its stamp, so the hub takes back what it lost; what it kept it takes as a replay (`SyncDevice.hubWentBack`
 /// is the reference).
 extension Store {
     /// The highest sequence number the hub acknowledged, as this device knows it: entries leave
@@ -17,7 +17,7 @@ extension Store {
             """) { $0.int(0) } ?? 0)
     }
 
-    /// Inside the caller's write transaction: every register and event this device holds waits in
+    /// Inside the caller's write transaction: every register and event this device made waits in
     /// the outbox again (oldest stamp first, after what already waits). With the hub's number
     /// (`acknowledged`), every waiting entry is numbered again after it; without (only the feed
     /// showed it), the next push's gap gives it. The feed is read again from its start.
@@ -25,13 +25,14 @@ extension Store {
         try db.run("""
             INSERT OR IGNORE INTO sync_outbox (entity, record, field, child, value, stamp)
             SELECT entity, record, field, child, value, stamp FROM sync_registers r
-            WHERE NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id IS NULL AND o.entity = r.entity AND o.record = r.record
+            WHERE substr(stamp, -36) = (SELECT device_id FROM sync_state) AND NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id IS NULL AND o.entity = r.entity AND o.record = r.record
                               AND o.field = r.field AND o.stamp = r.stamp)
             ORDER BY stamp
             """)
         try db.run("""
             INSERT INTO sync_outbox (child, stamp, event_id)
-            SELECT child, stamp, id FROM sync_events e WHERE NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id = e.id)
+            SELECT child, stamp, id FROM sync_events e
+            WHERE substr(stamp, -36) = (SELECT device_id FROM sync_state) AND NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id = e.id)
             ORDER BY stamp
             """)
         // Positions after the backup's are handed out again: this device may have seen other
