@@ -22,9 +22,10 @@ swift build -c release --static-swift-stdlib --product steppie
 export STEPPIE_RELEASE_BIN="$PWD/.build/release/steppie"
 export STEPPIE_REQUIRE_PULSE=1
 # A private PostgreSQL (scripts/with-postgres.sh: a temporary cluster on a Unix socket) for the
-# centre hub's tests (SteppiePostgresTests), stopped and removed afterwards.
+# centre hub's tests (SteppiePostgresTests, SteppieCentreTests, and the sync process suites run
+# against both hubs), stopped and removed afterwards; the stress phase has its own.
 scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
-scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
+scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
 STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check
 # The Debian package from the same release binary: lintian, dpkg -i, steppie by name from the
