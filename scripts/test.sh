@@ -23,8 +23,11 @@ export STEPPIE_RELEASE_BIN="$PWD/.build/release/steppie"
 export STEPPIE_REQUIRE_PULSE=1
 # A private PostgreSQL (scripts/with-postgres.sh: a temporary cluster on a Unix socket) for the
 # centre hub's tests (SteppiePostgresTests, SteppieCentreTests, and the sync process suites run
-# against both hubs), stopped and removed afterwards; the stress phase has its own.
-scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
+# against both hubs), stopped and removed afterwards; the stress phase has its own. The tests that
+# restart the server ("ServerRestart" in their names) have a cluster of their own, alone: a restart
+# breaks every other test's sessions.
+scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests|ServerRestart'
+scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --no-parallel --filter 'ServerRestart'
 scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
 STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
 .build/debug/steppie l10n check
