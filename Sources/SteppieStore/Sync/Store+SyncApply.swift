@@ -43,12 +43,13 @@ extension Store {
                     touched.add(change)
                 }
             case .event(let event):
-                try db.run("""
-                    INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                    """, [.text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
-                          .text(event.kind.rawValue), .text(event.at), .text(event.stamp.description),
-                          .optionalText(event.shownTitle.map(SyncJSON.text)), .optionalText(event.shownIcon.map(SyncJSON.text))])
+                let values: [SQLValue] = [
+                    .text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
+                    .text(event.kind.rawValue), .text(event.at), .optionalText(event.shownTitle.map(SyncJSON.text)),
+                    .optionalText(event.shownIcon.map(SyncJSON.text)), .integer(event.stamp.wall),
+                    .integer(Int64(event.stamp.counter)), .text(event.stamp.device.text),
+                ]
+                for statement in Self.eventInsert { try db.run(statement, values) }
                 if db.changes > 0 {
                     applied.eventsTaken += 1
                     touched.days.insert(SyncView.DayKey(routine: event.routine, date: event.date))
@@ -67,6 +68,10 @@ extension Store {
         try db.run("UPDATE sync_state SET applying = 0")
         return applied
     }
+
+    /// Keeps one event from elsewhere (`SyncEventSQL.boundSource`); the last statement's changes
+    /// say whether it was new.
+    static let eventInsert = SyncEventSQL.insert(from: SyncEventSQL.boundSource)
 
     /// The records and days an apply changed.
     struct Touched {
@@ -317,7 +322,7 @@ extension Store {
     private func materializeDay(_ day: SyncView.DayKey) throws {
         let events = try db.query("""
             SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon FROM sync_events
-            WHERE routine = ? AND date = ?
+            WHERE routine = ?1 AND day = \(SyncEventSQL.day("?2"))
             """, [.text(day.routine), .text(day.date)]) { r -> CompletionEvent? in
             guard let kind = CompletionEvent.Kind(rawValue: r.text(5)), let stamp = HybridTimestamp(r.text(7)) else { return nil }
             return CompletionEvent(id: r.text(0), child: r.text(1), routine: r.text(2), set: r.text(3), date: r.text(4), kind: kind,
