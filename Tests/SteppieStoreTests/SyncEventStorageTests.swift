@@ -19,7 +19,7 @@ import Testing
     /// Rows as v11 kept them (`id, child, routine, set_id, date, kind, at, stamp, shown_title,
     /// shown_icon`): UUID ids at both ends of the range, every kind, looks whole, half and absent,
     /// offsets east, west and zero, an instant on the next local day; then forms kept as text: an
-    /// uppercase id, `Z`, no fraction, `-00:00`, a date SQLite would move (Feb 30), a day before 1970.
+    /// uppercase id, `Z`, no fraction, `-00:00`, hour 25, a date SQLite would move (Feb 30), an instant before 1970.
     static let rows: [[String?]] = [
         ["3fa85f64-5717-4562-b3fc-2c963f66afa6", child, routine, set, "2026-03-08", "press", "2026-03-08T07:30:00.000-05:00",
          stamp(1_772_973_000_000, 0), #"{"en":"Brush","ko":"양치"}"#, #"{"name":"tooth","type":"builtin"}"#],
@@ -39,6 +39,8 @@ import Testing
          stamp(1_772_973_000_007, 0), nil, nil],
         ["1b2c3d4e-0000-4000-8000-00000000000b", child, routine, set, "2026-03-08", "press", "2026-03-08T07:30:00.000-00:00",
          stamp(1_772_973_000_008, 0), nil, nil],
+        ["1b2c3d4e-0000-4000-8000-00000000000c", child, routine, set, "2026-03-08", "press", "2026-03-08T25:00:00.000+09:00",
+         stamp(1_772_973_000_009, 0), nil, nil],
     ]
 
     static let protocolForm = """
@@ -87,7 +89,7 @@ import Testing
         let compact = try store.db.queryFirst("""
             SELECT count(*) FROM sync_event_log WHERE typeof(hi) = 'integer' AND typeof(day) = 'integer' AND typeof(at_ms) = 'integer'
             """) { $0.int(0) }
-        #expect(compact == 5)
+        #expect(compact == 4)
         #expect(try store.db.queryFirst("SELECT count(*) FROM sync_event_targets") { $0.int(0) } == 1)
         #expect(try store.db.queryFirst("SELECT count(*) FROM sync_event_looks") { $0.int(0) } == 3)
         // The digest reads the same rows.

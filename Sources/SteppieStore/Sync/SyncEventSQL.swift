@@ -28,25 +28,29 @@ enum SyncEventSQL {
         "(instr(\(hex), substr(\(text), \(at), 1)) - 1)"
     }
 
-    /// The 16 hex digits of `text` from `start` as a signed 64-bit integer (two's complement: the
-    /// top digit counts negative from 8), computed without overflowing.
-    private static func word(_ text: String, from start: Int) -> String {
-        let top = nibble(text, start)
+    /// The 16 hex digits of `text` at `positions` as a signed 64-bit integer (two's complement:
+    /// the top digit counts negative from 8), computed without overflowing.
+    private static func word(_ text: String, _ positions: [Int]) -> String {
+        let top = nibble(text, positions[0])
         var terms = ["(CASE WHEN \(top) >= 8 THEN \(top) - 16 ELSE \(top) END) * 1152921504606846976"]
-        for i in 1..<16 {
-            terms.append("\(nibble(text, start + i)) * \(Int64(1) << Int64(4 * (15 - i)))")
+        for (i, position) in positions.enumerated().dropFirst() {
+            terms.append("\(nibble(text, position)) * \(Int64(1) << Int64(4 * (15 - i)))")
         }
         return "(" + terms.joined(separator: " + ") + ")"
     }
 
+    /// Where the id's first and second 16 hex digits are in its text (`8-4-4-4-12`).
+    private static let hiDigits = Array(1...8) + Array(10...13) + Array(15...18)
+    private static let loDigits = Array(20...23) + Array(25...36)
+
     /// The id's first half (or the id's text when it is not a lowercase UUID).
     static func hi(_ id: String) -> String {
-        "(CASE WHEN \(id) GLOB \(uuidGlob) THEN \(word("replace(\(id), '-', '')", from: 1)) ELSE \(id) END)"
+        "(CASE WHEN \(id) GLOB \(uuidGlob) THEN \(word(id, hiDigits)) ELSE \(id) END)"
     }
 
     /// The id's second half (0 when the id is kept as text).
     static func lo(_ id: String) -> String {
-        "(CASE WHEN \(id) GLOB \(uuidGlob) THEN \(word("replace(\(id), '-', '')", from: 17)) ELSE 0 END)"
+        "(CASE WHEN \(id) GLOB \(uuidGlob) THEN \(word(id, loDigits)) ELSE 0 END)"
     }
 
     /// The day number of a `YYYY-MM-DD` date (or the text, for a date that would not come back the same).
@@ -69,9 +73,16 @@ enum SyncEventSQL {
         "((CASE substr(\(at), 24, 1) WHEN '-' THEN -1 ELSE 1 END) * (CAST(substr(\(at), 25, 2) AS INTEGER) * 60 + CAST(substr(\(at), 28, 2) AS INTEGER)))"
     }
 
+    /// Whether `at` comes back the same from its milliseconds and offset (what `instant` writes):
+    /// the canonical form, a real date and time from 1970 on, and no `-00:00`.
     private static func atKept(_ at: String, day: String) -> String {
-        "(typeof(\(day)) = 'integer' AND length(\(at)) = 29 AND \(instant(day: day, ms: atMilliseconds(at, day: day), offset: atOffset(at))) IS \(at))"
+        """
+        (typeof(\(day)) = 'integer' AND \(at) GLOB \(instantGlob) AND substr(\(at), 1, 4) >= '1970'
+            AND substr(\(at), 24, 6) <> '-00:00' AND datetime(substr(\(at), 1, 19)) IS replace(substr(\(at), 1, 19), 'T', ' '))
+        """
     }
+
+    private static let instantGlob = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9][+-][0-9][0-9]:[0-5][0-9]'"
 
     /// `at_ms`: the milliseconds, or the text of an instant in another form.
     static func atMs(_ at: String, day: String) -> String {
