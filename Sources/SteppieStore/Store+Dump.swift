@@ -3,11 +3,15 @@ extension Store {
     /// after a refused change, and for round-trip checks.
     public func dump() throws -> String {
         try read {
-            let tables = try db.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { $0.text(0) }
+            // A table without rowid (`sync_event_log`) is read along its primary key.
+            let tables = try db.query("""
+                SELECT s.name, l.wr FROM sqlite_schema s JOIN pragma_table_list l ON l.name = s.name AND l.schema = 'main'
+                WHERE s.type = 'table' AND s.name NOT LIKE 'sqlite_%' ORDER BY s.name
+                """) { ($0.text(0), $0.bool(1)) }
             var out = ""
-            for table in tables {
+            for (table, withoutRowid) in tables {
                 out += "# \(table)\n"
-                let rows = try db.query("SELECT * FROM \"\(table)\" ORDER BY rowid") { row in
+                let rows = try db.query("SELECT * FROM \"\(table)\"\(withoutRowid ? "" : " ORDER BY rowid")") { row in
                     (0..<row.columnCount).map { i -> String in
                         switch row.value(i) {
                         case .null: return "NULL"

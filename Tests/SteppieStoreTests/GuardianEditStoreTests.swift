@@ -195,7 +195,7 @@ import SteppieCore
             INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at) VALUES ('00000000-0000-4000-8000-000000000004', '2026-03-01', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000002', 'completed', '2026-03-01T07:00:00+09:00', '2026-03-01T07:00:00+09:00', '2026-03-01T07:00:00+09:00');
             """)
         let store = try Store(path: path, timeZone: zone)
-        #expect(try Migrator().applied(store.db).suffix(6) == ["v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings"])
+        #expect(try Migrator().applied(store.db).suffix(6) == ["v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings", "v12-compact-sync-events"])
         #expect(try store.db.queryFirst("PRAGMA user_version") { $0.int(0) } == Schema.migrations.count)
         // Old rows are untouched and the new tables work on them.
         let routine = try #require(UUID(uuidString: "00000000-0000-4000-8000-000000000003"))

@@ -7,13 +7,13 @@ import SteppieCore
     @Test func freshDatabaseIsMigratedOnceAndRecordsTheMigrationId() throws {
         let f = try StoreFixture()
         let db = try f.rawConnection()
-        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings"])
+        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings", "v12-compact-sync-events"])
         #expect(try db.queryFirst("PRAGMA user_version") { $0.int(0) } == Schema.migrations.count)
         #expect(try db.queryFirst("PRAGMA journal_mode") { $0.text(0) } == "wal")
         #expect(try db.queryFirst("PRAGMA foreign_keys") { $0.int(0) } == 1)
         // Opening again changes nothing.
         _ = try Store(path: f.path, timeZone: f.zone)
-        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings"])
+        #expect(try Migrator().applied(db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings", "v12-compact-sync-events"])
     }
 
     @Test func aVersion2DatabaseKeepsItsPinAndBackoffButNotItsSessionWhenMigrated() throws {
@@ -32,7 +32,7 @@ import SteppieCore
                 """)
         }
         let store = try Store(path: path, timeZone: TimeZone(identifier: "Asia/Seoul") ?? .current)
-        #expect(try Migrator().applied(store.db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings"])
+        #expect(try Migrator().applied(store.db) == ["v1-contract", "v2-routine-recordings", "v3-guardian-boot-clock", "v4-set-schedules", "v5-corrections-absences", "v6-device-buttons-haptics", "v7-network-backoff-photo-swaps", "v8-routine-looks", "v9-child-pictures-sibling-switch", "v10-sync", "v11-sync-recordings", "v12-compact-sync-events"])
         let state = try store.guardianState()
         #expect(state.hasPin && state.failedAttempts == 3)
         // A session stored without a boot mark could be stretched by the wall clock: it ends.

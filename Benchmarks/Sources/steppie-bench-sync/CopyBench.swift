@@ -5,6 +5,32 @@ import SteppieBenchSupport
 /// + `steppie backup restore` of the same database; and the database's size before it became a
 /// hub, as the hub, and on the device after its copy.
 enum CopyBench {
+    /// The hub's size only (`--only-size`): the fixture before and after `serve --hub`, with no
+    /// backup, restore or copy (a few minutes instead of ~20).
+    static func hubSize(root: String, binary: String) throws -> ([BenchRow], [String]) {
+        let hub = try SyncBenchNode("fixture-hub", under: root, binary: binary)
+        defer { hub.stop() }
+        progress("building the 10-year fixture (no photos)")
+        let built = try TenYearFixture.build(path: hub.db, zone: TimeZone(identifier: "Asia/Seoul") ?? .current)
+        let plain = try hub.size()
+        progress("becoming a hub")
+        let t = now()
+        try hub.start(["--hub", "127.0.0.1:0"], timeout: 3600)
+        _ = try hub.hubAddress(timeout: 3600)
+        let becoming = Double(now() - t) / 1e9
+        hub.stop()
+        let hubSize = try hub.size()
+        var report = ["fixture: \(built.rows) daily logs, \(TenYearFixture.children) children, no photos; \(mib(plain.bytes))"]
+        report.append(String(format: "becoming a hub (`serve --hub` until it answers): %.1f s", becoming))
+        report.append("size: plain \(mib(plain.bytes)), hub \(mib(hubSize.bytes)) (\(BenchRow.ratio(Double(hubSize.bytes), Double(plain.bytes))))")
+        for (label, size) in [("plain", plain), ("hub", hubSize)] {
+            report.append("  dbstat \(label): " + size.byName.prefix(12).map { "\($0.0) \(mib($0.1))" }.joined(separator: ", "))
+        }
+        return ([BenchRow(area: "sync", figure: "database size with the sync metadata: the hub (registers, events, feed), after VACUUM",
+                          median: mib(hubSize.bytes), target: "≤ 1.15×", baseline: "the same database before `serve --hub`",
+                          baselineMedian: mib(plain.bytes), ratio: BenchRow.ratio(Double(hubSize.bytes), Double(plain.bytes)))], report)
+    }
+
     static func run(root: String, binary: String) throws -> ([BenchRow], [String]) {
         let zone = TimeZone(identifier: "Asia/Seoul") ?? .current
         let hub = try SyncBenchNode("fixture-hub", under: root, binary: binary)

@@ -18,12 +18,14 @@ import Glibc
 //      becomes a hub, as the hub, and on the joined device after its first copy.
 // Run under scripts/with-pulse.sh (the presses play their cues on the null sink, as the service
 // bench's do). `--presses N` (default 200); `--skip-copy` leaves out 3 and 4 (minutes of fixture),
-// `--only-copy` runs only them.
+// `--only-copy` runs only them, `--only-size` only the hub's size (4 without the copy: the fixture
+// before and after `serve --hub`, a few minutes).
 
 let arguments = CommandLine.arguments
 let presses = arguments.firstIndex(of: "--presses").flatMap { Int(arguments[$0 + 1]) } ?? 200
 let skipCopy = arguments.contains("--skip-copy")
 let onlyCopy = arguments.contains("--only-copy")
+let onlySize = arguments.contains("--only-size")
 let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("steppie").path
 let output = ProcessInfo.processInfo.environment["PULSE_SERVER"] == nil ? "null" : "pulse"
 
@@ -86,12 +88,16 @@ do {
     var rows: [BenchRow] = []
     var report: [String] = []
 
-    if !onlyCopy {
+    if !onlyCopy && !onlySize {
         try pressAndVisible(root: root, rows: &rows, report: &report)
     }
 
     // 3 and 4. The first copy of the 10-year fixture, and the database's size.
-    if !skipCopy {
+    if onlySize {
+        let (sizeRows, sizeReport) = try CopyBench.hubSize(root: root, binary: binary)
+        rows += sizeRows
+        report += sizeReport
+    } else if !skipCopy {
         let (copyRows, copyReport) = try CopyBench.run(root: root, binary: binary)
         rows += copyRows
         report += copyReport

@@ -13,6 +13,7 @@ public enum Schema {
         Migration(id: "v9-child-pictures-sibling-switch", sql: v9ChildPicturesSiblingSwitch),
         Migration(id: "v10-sync", sql: v10Sync),
         Migration(id: "v11-sync-recordings", sql: v11SyncRecordings),
+        Migration(id: "v12-compact-sync-events", sql: v12CompactSyncEvents),
     ]
 
     /// Applied to a column name: `HH:mm` from 00:00 to 23:59.

@@ -74,6 +74,10 @@ extension Store {
         return applied
     }
 
+    /// Keeps one event from elsewhere (`SyncEventSQL.boundSource`); the last statement's changes
+    /// say whether it was new.
+    static let eventInsert = SyncEventSQL.insert(from: SyncEventSQL.boundSource)
+
     /// The records and days an apply changed.
     struct Touched {
         var records: [SyncEntity: Set<String>] = [:]

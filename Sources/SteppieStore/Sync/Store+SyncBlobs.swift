@@ -56,7 +56,9 @@ extension Store {
             try db.queryFirst("""
                 SELECT EXISTS (SELECT 1 FROM sync_registers WHERE child IN (SELECT value FROM json_each(?1))
                         AND field IN ('icon', 'picture', 'sha256') AND instr(value, ?2) > 0)
-                    OR EXISTS (SELECT 1 FROM sync_events WHERE child IN (SELECT value FROM json_each(?1)) AND instr(shown_icon, ?2) > 0)
+                    OR (EXISTS (SELECT 1 FROM sync_event_looks WHERE instr(icon, ?2) > 0)
+                        AND EXISTS (SELECT 1 FROM sync_event_log WHERE target IN (SELECT id FROM sync_event_targets
+                            WHERE child IN (SELECT value FROM json_each(?1))) AND look IN (SELECT id FROM sync_event_looks WHERE instr(icon, ?2) > 0)))
                 """, [.text(list), .text(sha256)]) { $0.bool(0) } ?? false
         }
     }

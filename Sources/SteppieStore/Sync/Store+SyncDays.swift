@@ -25,12 +25,14 @@ extension Store {
 
     /// Keeps an event once by its id; true when it is new here.
     func insertSyncEvent(_ event: CompletionEvent) throws -> Bool {
-        try db.run("""
-            INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """, [.text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
-                  .text(event.kind.rawValue), .text(event.at), .text(event.stamp.description),
-                  .optionalText(event.shownTitle.map(SyncJSON.text)), .optionalText(event.shownIcon.map(SyncJSON.text))])
+        // Kept compactly (schema v12, `SyncEventSQL`): the same statements as the triggers'.
+        let values: [SQLValue] = [
+            .text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
+            .text(event.kind.rawValue), .text(event.at), .optionalText(event.shownTitle.map(SyncJSON.text)),
+            .optionalText(event.shownIcon.map(SyncJSON.text)), .integer(event.stamp.wall),
+            .integer(Int64(event.stamp.counter)), .text(event.stamp.device.text),
+        ]
+        for statement in Self.eventInsert { try db.run(statement, values) }
         return db.changes > 0
     }
 
@@ -38,7 +40,7 @@ extension Store {
     func syncEvents(routine: String, date: String) throws -> [StoredEvent] {
         try db.query("""
             SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon FROM sync_events
-            WHERE routine = ? AND date = ?
+            WHERE routine = ?1 AND day = \(SyncEventSQL.day("?2"))
             """, [.text(routine), .text(date)], Self.storedEvent).compactMap { $0 }
     }
 
@@ -51,7 +53,7 @@ extension Store {
             SELECT e.id, e.child, e.routine, e.set_id, e.date, e.kind, e.at, e.stamp, e.shown_title, e.shown_icon, r.routine_set_id
             FROM routines r CROSS JOIN sync_events e ON e.routine = r.id
             WHERE +e.child IN (SELECT value FROM json_each(?))
-            ORDER BY r.id, e.date
+            ORDER BY r.id, e.day
             """)
         defer { statement.reset() }
         try statement.bind([.text(SyncJSON.text(.array(children.map(SyncValue.string))))])

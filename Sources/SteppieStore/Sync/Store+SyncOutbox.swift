@@ -47,9 +47,11 @@ extension Store {
     /// The numbered entries waiting, oldest first.
     private func pendingEntries(limit: Int) throws -> [NumberedEntry] {
         try db.query("""
-            SELECT o.seq, o.entity, o.record, o.field, o.child, o.value, o.stamp,
-                e.id, e.routine, e.set_id, e.date, e.kind, e.at, e.shown_title, e.shown_icon
-            FROM sync_outbox o LEFT JOIN sync_events e ON e.id = o.event_id
+            SELECT o.seq, o.entity, o.record, o.field, o.child, o.value, o.stamp, \(SyncEventSQL.columns())
+            FROM sync_outbox o LEFT JOIN sync_event_log e ON e.target = o.event_target AND e.day = o.event_day
+                AND e.hi = \(SyncEventSQL.hi("o.event_id")) AND e.lo = \(SyncEventSQL.lo("o.event_id"))
+                LEFT JOIN sync_event_targets t ON t.id = e.target LEFT JOIN sync_event_origins g ON g.id = e.origin
+                LEFT JOIN sync_event_looks k ON k.id = e.look
             WHERE o.seq IS NOT NULL ORDER BY o.seq LIMIT ?
             """, [.int(limit)]) { r in
             let seq = UInt64(clamping: r.int(0))
@@ -63,12 +65,12 @@ extension Store {
                 return NumberedEntry(seq: seq, entry: .change(FieldChange(entity: entity, record: r.text(2), child: r.text(4),
                                                                           field: r.text(3), value: value, stamp: stamp)))
             }
-            guard let kind = CompletionEvent.Kind(rawValue: r.text(11)) else {
+            guard let kind = CompletionEvent.Kind(rawValue: r.text(12)) else {
                 throw StoreError.corruptRow(table: "sync_events", id: r.text(7), reason: "kind")
             }
             return NumberedEntry(seq: seq, entry: .event(CompletionEvent(
-                id: r.text(7), child: r.text(4), routine: r.text(8), set: r.text(9), date: r.text(10), kind: kind, at: r.text(12),
-                stamp: stamp, shownTitle: r.optionalText(13).flatMap(SyncJSON.value), shownIcon: r.optionalText(14).flatMap(SyncJSON.value))))
+                id: r.text(7), child: r.text(4), routine: r.text(9), set: r.text(10), date: r.text(11), kind: kind, at: r.text(13),
+                stamp: stamp, shownTitle: r.optionalText(15).flatMap(SyncJSON.value), shownIcon: r.optionalText(16).flatMap(SyncJSON.value))))
         }
     }
 
@@ -118,14 +120,19 @@ extension Store {
         var clock = HybridClock(device: device)
         clock.reset(to: max(HybridTimestamp(wall: physical, counter: 0, device: device), kept.flatMap(HybridTimestamp.init)
             ?? HybridTimestamp(wall: 0, counter: 0, device: device)))
-        let rows = try db.query("SELECT id, stamp, event_id, entity, record, field FROM sync_outbox ORDER BY COALESCE(seq, 9e18), id") {
-            (Int64($0.int(0)), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.optionalText(4), $0.optionalText(5))
-        }
-        for (id, old, event, entity, record, field) in rows {
-            let stamp = SQLValue.text(clock.tick(physical: physical).description)
-            try db.run("UPDATE sync_outbox SET stamp = ? WHERE id = ?", [stamp, .integer(id)])
+        let rows = try db.query("""
+            SELECT id, stamp, event_id, entity, record, field, event_target, event_day FROM sync_outbox ORDER BY COALESCE(seq, 9e18), id
+            """) { ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.optionalText(4), $0.optionalText(5), $0.value(6), $0.value(7)) }
+        try db.run("INSERT INTO sync_event_origins (device) VALUES (?) ON CONFLICT DO NOTHING", [.text(device.text)])
+        for (id, old, event, entity, record, field, target, day) in rows {
+            let next = clock.tick(physical: physical)
+            let stamp = SQLValue.text(next.description)
+            try db.run("UPDATE sync_outbox SET stamp = ? WHERE id = ?", [stamp, .integer(Int64(id))])
             if let event {
-                try db.run("UPDATE sync_events SET stamp = ? WHERE id = ?", [stamp, .text(event)])
+                try db.run("""
+                    UPDATE sync_event_log SET wall = ?1, counter = ?2, origin = (SELECT id FROM sync_event_origins WHERE device = ?3)
+                    WHERE target = ?4 AND day = ?5 AND hi = \(SyncEventSQL.hi("?6")) AND lo = \(SyncEventSQL.lo("?6"))
+                    """, [.integer(next.wall), .integer(Int64(next.counter)), .text(next.device.text), target, day, .text(event)])
             } else if let entity, let record, let field {
                 try db.run("UPDATE sync_registers SET stamp = ? WHERE entity = ? AND record = ? AND field = ? AND stamp = ?",
                            [stamp, .text(entity), .text(record), .text(field), .text(old)])

@@ -59,10 +59,29 @@ extension Store {
                 line(SyncCanonical.register(entity: entity, record: record, field: field, child: child, value: value, stamp: stamp))
                 registers += 1
             }
+            // The events in id order, sorted narrow (the stored key's numbers and the decoded id,
+            // date, kind and instant; not the texts they name, which are read once here).
+            let targets = Dictionary(uniqueKeysWithValues: try db.query("SELECT id, child, routine, set_id FROM sync_event_targets") {
+                ($0.int(0), [$0.text(1), $0.text(2), $0.text(3)])
+            })
+            let origins = Dictionary(uniqueKeysWithValues: try db.query("SELECT id, device FROM sync_event_origins") { ($0.int(0), $0.text(1)) })
+            let canonical = { (text: String) in text.isEmpty ? text : (SyncJSON.value(text).map(SyncJSON.text) ?? text) }
+            let looks = Dictionary(uniqueKeysWithValues: try db.query("SELECT id, title, icon FROM sync_event_looks") {
+                ($0.int(0), [canonical($0.text(1)), canonical($0.text(2))])
+            })
+            let noLook = ["", ""]
             for row in try db.query("""
-                SELECT id, child, routine, set_id, date, kind, at, stamp, COALESCE(shown_title, ''), COALESCE(shown_icon, '')
-                FROM sync_events ORDER BY id
-                """, [], { r in (0..<10).map { r.text(Int32($0)) } })
+                SELECT \(SyncEventSQL.idText(hi: "e.hi", lo: "e.lo")) AS id, e.target, \(SyncEventSQL.dateText("e.day")),
+                    \(SyncEventSQL.kindText("e.kind")), \(SyncEventSQL.atText(day: "e.day", ms: "e.at_ms", offset: "e.at_offset")),
+                    printf('%015d-%08x-', e.wall, e.counter), e.origin, e.look
+                FROM sync_event_log e ORDER BY id
+                """, [], { r -> [String] in
+                    guard let target = targets[r.int(1)], let device = origins[r.int(6)] else {
+                        throw StoreError.corruptRow(table: "sync_event_log", id: r.text(0), reason: "target or origin")
+                    }
+                    let look = r.isNull(7) ? noLook : looks[r.int(7)] ?? noLook
+                    return [r.text(0)] + target + [r.text(2), r.text(3), r.text(4), r.text(5) + device] + look
+                })
             where children?.contains(row[1]) ?? true {
                 line(SyncCanonical.event(row))
                 events += 1

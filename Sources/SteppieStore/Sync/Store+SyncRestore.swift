@@ -40,8 +40,9 @@ extension Store {
                 settled.tombstones += 1
             }
         }
-        // The backup's completions that no event tells yet (a press at the log's instant).
-        let eventsBefore = try db.queryFirst("SELECT count(*) FROM sync_events") { $0.int(0) } ?? 0
+        // The backup's completions that no event tells yet (a press at the log's instant; an event
+        // id names one routine's day, so a log's id is looked for on its own day).
+        let eventsBefore = try db.queryFirst("SELECT count(*) FROM sync_event_log") { $0.int(0) } ?? 0
         try db.run("""
             INSERT INTO sync_local_events (id, child, routine, set_id, date, kind, at, shown_title, shown_icon)
             SELECT l.id, s.child_id, l.routine_id, l.routine_set_id, l.date, 'press', l.completed_at,
@@ -49,12 +50,13 @@ extension Store {
             FROM daily_logs l JOIN routines r ON r.id = l.routine_id JOIN routine_sets s ON s.id = l.routine_set_id
             LEFT JOIN routine_looks k ON k.id = l.look_id
             WHERE l.status = 'completed' AND l.completed_at IS NOT NULL
-                AND NOT EXISTS (SELECT 1 FROM sync_events e WHERE e.routine = l.routine_id AND e.date = l.date
+                AND NOT EXISTS (SELECT 1 FROM sync_events e WHERE e.routine = l.routine_id AND e.day = \(SyncEventSQL.day("l.date"))
                     AND e.kind IN ('press', 'correctDone') AND e.at = l.completed_at)
-                AND NOT EXISTS (SELECT 1 FROM sync_events e WHERE e.id = l.id)
+                AND NOT EXISTS (SELECT 1 FROM sync_events e WHERE e.routine = l.routine_id AND e.day = \(SyncEventSQL.day("l.date"))
+                    AND e.hi = \(SyncEventSQL.hi("l.id")) AND e.lo = \(SyncEventSQL.lo("l.id")))
             ORDER BY l.completed_at, l.id
             """)
-        settled.eventsAdded = (try db.queryFirst("SELECT count(*) FROM sync_events") { $0.int(0) } ?? 0) - eventsBefore
+        settled.eventsAdded = (try db.queryFirst("SELECT count(*) FROM sync_event_log") { $0.int(0) } ?? 0) - eventsBefore
         // Days an event decides otherwise than the restored log shows (a press after the backup, an
         // undo, a correction): decided again from every event of the day.
         let days = try db.query("""

@@ -84,7 +84,8 @@ extension Store {
     package func leaveSync() throws {
         try write {
             try db.execute("""
-                DELETE FROM sync_outbox; DELETE FROM sync_events; DELETE FROM sync_registers; DELETE FROM sync_feed;
+                DELETE FROM sync_outbox; DELETE FROM sync_event_log; DELETE FROM sync_event_targets; DELETE FROM sync_event_looks;
+                DELETE FROM sync_event_origins; DELETE FROM sync_registers; DELETE FROM sync_feed;
                 DELETE FROM sync_devices; DELETE FROM sync_invites; DELETE FROM sync_join_attempts; DELETE FROM sync_conflicts;
                 DELETE FROM sync_state;
                 """)
@@ -162,16 +163,22 @@ extension Store {
                 ON CONFLICT (entity, record, field) DO UPDATE SET value = excluded.value, child = excluded.child
                 """, [.integer(wall), hub])
         }
-        try db.run("""
-            INSERT INTO sync_events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
-            SELECT id, child, routine, set_id, date, kind, at, printf('%015d-%08x-%s', ? + n / 16777216, n % 16777216, ?),
-                json(shown_title), json(shown_icon)
-            FROM (SELECT *, row_number() OVER (ORDER BY t, id) AS n FROM (\(Store.baselineEvents)))
-            """, [.integer(wall), hub])
-        let events = Int64(try db.queryFirst("SELECT count(*) FROM sync_events") { $0.int(0) } ?? 0)
+        for statement in Store.hubBaselineEvents {
+            try db.run(statement, [.integer(wall), hub])
+        }
+        let events = Int64(try db.queryFirst("SELECT count(*) FROM sync_event_log") { $0.int(0) } ?? 0)
         try db.run("UPDATE sync_state SET clock_wall = ?, clock_counter = ?",
                    [.integer(wall + events / 16_777_216), .integer(events % 16_777_216)])
     }
+
+    /// The hub's baseline events, stamped `(?1 + n / 16777216, n % 16777216, ?2)` in their order.
+    private static let hubBaselineEvents = SyncEventSQL.insert(from: """
+        SELECT id, child, routine, set_id, date, kind, at, json(shown_title) AS shown_title, json(shown_icon) AS shown_icon,
+            ?1 + n / 16777216 AS w, n % 16777216 AS c, ?2 AS d
+        FROM (SELECT *, row_number() OVER (ORDER BY t, id) AS n FROM (\(baselineEvents)))
+        """, dictionary: """
+        SELECT routine, set_id, child, json(shown_title) AS shown_title, json(shown_icon) AS shown_icon, ?2 AS d FROM (\(baselineEvents))
+        """)
 
     /// Logs a press, an undo or a correction made here (inside the edit's own transaction; nothing
     /// when this database does not sync). What the card showed is the routine's look now.

@@ -30,8 +30,8 @@ extension Store {
             ORDER BY stamp
             """)
         try db.run("""
-            INSERT INTO sync_outbox (child, stamp, event_id)
-            SELECT child, stamp, id FROM sync_events e
+            INSERT INTO sync_outbox (child, stamp, event_id, event_target, event_day)
+            SELECT child, stamp, id, target, day FROM sync_events e
             WHERE substr(stamp, -36) = (SELECT device_id FROM sync_state) AND NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id = e.id)
             ORDER BY stamp
             """)
