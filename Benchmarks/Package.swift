@@ -46,7 +46,7 @@ let targets: [Target] = [
     .executableTarget(name: "steppie-bench-centre",
                       dependencies: ["SteppieBenchSupport", steppie("SteppieSync"), steppie("SteppieSyncHTTP"), steppie("SteppieTLS"),
                                      steppie("SteppieTestSupport")],
-                      swiftSettings: [.unsafeFlags(["-package-name", rootPackageName])]),
+                      packageAccess: false, swiftSettings: [.unsafeFlags(["-package-name", rootPackageName])]),
     // Backup and restore of the 10-year database with photos.
     .executableTarget(name: "steppie-bench-backup",
                       dependencies: ["SteppieBenchSupport", steppie("SteppieBackup"), steppie("SteppieStore"), steppie("SteppieCore"),

@@ -24,7 +24,7 @@ enum Baseline {
                 || ' ON CONFLICT (id) DO NOTHING;'
             FROM (SELECT *, (row_number() OVER (ORDER BY stamp COLLATE "C") - 1) / \(batch) AS b FROM events) e GROUP BY b ORDER BY b
             """
-        let sql = try centre.psql(database, ["-c", registers]) + try centre.psql(database, ["-c", events])
+        let sql = try centre.psql(database, ["-c", registers]) + (try centre.psql(database, ["-c", events]))
         let file = centre.root + "/baseline.sql"
         try sql.write(toFile: file, atomically: true, encoding: .utf8)
         let rows = Int(try centre.psql(database, ["-c", "SELECT (SELECT count(*) FROM registers) + (SELECT count(*) FROM events)"])

@@ -62,8 +62,9 @@ struct CentreRun {
             do {
                 let reply = try fleet.client(device).join(JoinRequest(code: codes[device.index], deviceName: "bench-\(device.index)", device: device.id))
                 device.credential = reply.credential
+                let registers = device.own.flatMap { device.registers(of: $0) }
                 device.lock.lock()
-                device.due = device.own.flatMap { device.registers(of: $0) }
+                device.due = registers
                 device.lock.unlock()
                 for _ in 0..<10 where !fleet.push(device, measured: false) { usleep(100_000) }
                 if device.unacknowledged.isEmpty { joined.with { $0 += 1 } }

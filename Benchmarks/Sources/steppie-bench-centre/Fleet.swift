@@ -100,7 +100,7 @@ final class Fleet: @unchecked Sendable {
                                   waitMilliseconds: device.copyAfter == nil ? (wait ?? pullWaitMilliseconds) : 0, copyAfter: device.copyAfter)
         let hub = hubs[device.hub]
         do {
-            let connection = try PullConnection(device: device, hub: hub.address, fingerprint: hub.fingerprint, request: request)
+            let connection = try PullConnection.open(device: device, hub: hub.address, fingerprint: hub.fingerprint, request: request)
             parked.with { $0[connection.fd] = connection }
         } catch {
             note("pull connect: \(error)")

@@ -16,25 +16,29 @@ final class PullConnection: @unchecked Sendable {
     let deadline: ContinuousClock.Instant
     var reader = HTTPResponseReader(bodyLimit: SyncHTTPSClient.defaultResponseLimit)
 
-    /// Connects to `hub`, checks its certificate and sends the pull.
-    init(device: SimDevice, hub: HubAddress, fingerprint: String, request: PullRequest) throws {
+    private init(device: SimDevice, fd: Int32, session: TLSClientSession, deadline: ContinuousClock.Instant) {
         self.device = device
-        let start = ContinuousClock.now
-        deadline = start + .milliseconds(request.waitMilliseconds + 30_000)
-        fd = try Self.connect(port: hub.port)
-        do {
-            session = try TLSClientSession(socket: fd)
-            try session.handshake(until: start + .seconds(10))
-            guard SyncHTTPSClient.sameFingerprint(fingerprint, try session.peerFingerprint()) else { throw WireError("fingerprint") }
-            guard let body = SyncProtocol.encode(request) else { throw WireError("encode") }
-            var head = "POST \(SyncHTTPMapping.pullPath) HTTP/1.1\r\nHost: \(hub.authority)\r\nAuthorization: Bearer \(device.credential)\r\n"
-            head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
-            try session.send(Array(head.utf8) + Array(body), until: start + .seconds(10))
-        } catch {
-            close(fd)
-            throw error
-        }
+        self.fd = fd
+        self.session = session
+        self.deadline = deadline
         sentAt = now()
+    }
+
+    /// Connects to `hub`, checks its certificate and sends the pull.
+    static func open(device: SimDevice, hub: HubAddress, fingerprint: String, request: PullRequest) throws -> PullConnection {
+        let start = ContinuousClock.now
+        let fd = try connect(port: hub.port)
+        var handed = false
+        defer { if !handed { close(fd) } }
+        let session = try TLSClientSession(socket: fd)
+        try session.handshake(until: start + .seconds(10))
+        guard SyncHTTPSClient.sameFingerprint(fingerprint, try session.peerFingerprint()) else { throw WireError("fingerprint") }
+        guard let body = SyncProtocol.encode(request) else { throw WireError("encode") }
+        var head = "POST \(SyncHTTPMapping.pullPath) HTTP/1.1\r\nHost: \(hub.authority)\r\nAuthorization: Bearer \(device.credential)\r\n"
+        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
+        try session.send(Array(head.utf8) + Array(body), until: start + .seconds(10))
+        handed = true
+        return PullConnection(device: device, fd: fd, session: session, deadline: start + .milliseconds(request.waitMilliseconds + 30_000))
     }
 
     deinit { close(fd) }
@@ -45,7 +49,8 @@ final class PullConnection: @unchecked Sendable {
             let bytes: [UInt8]
             do {
                 bytes = try session.receive(max: 64 * 1024, until: ContinuousClock.now + .milliseconds(5))
-            } catch TLSClientError.timedOut {
+            } catch {
+                guard error == .timedOut else { throw error }
                 if ContinuousClock.now > deadline { throw WireError("held pull past its deadline") }
                 return nil
             }
