@@ -162,7 +162,7 @@ for target in cTargets {
 /// The modules the benchmarks (their own package in `Benchmarks/`, `make bench`) build on, one
 /// library product each; the benchmarks also build and run the `steppie` product.
 let benchmarkedModules = ["SteppieCore", "SteppieStore", "SteppieFeedback", "SteppieLocalization", "SteppieBackup",
-                          "SteppieService", "SteppieTestSupport"]
+                          "SteppieService", "SteppieTestSupport", "SteppieSync", "SteppieSyncHTTP", "SteppieTLS"]
 
 let package = Package(
     name: "Steppie",

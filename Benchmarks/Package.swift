@@ -6,6 +6,11 @@ import PackageDescription
 // root package's modules through its library products, and run its `steppie` product, which
 // scripts/bench.sh builds into this package's .build beside them (`swift build --product steppie`).
 
+/// The name SwiftPM gives the root package's modules (`-package-name`): its identity, the last
+/// component of its folder, lowercased, with anything but letters, digits and `_` as `_`.
+let rootPackageName = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "steppie").lowercased()
+    .map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" }.reduce(into: "") { $0.append($1) }
+
 /// The root package's products the benchmarks import.
 func steppie(_ module: String) -> Target.Dependency { .product(name: module, package: "Steppie") }
 
@@ -33,6 +38,15 @@ let targets: [Target] = [
     .executableTarget(name: "steppie-bench-sync",
                       dependencies: ["SteppieBenchSupport", steppie("SteppieCore"), steppie("SteppieService"),
                                      steppie("SteppieTestSupport")]),
+    // The centre's hub (issue 28): 500 simulated devices through one and two `steppie hub` processes on
+    // a private PostgreSQL, beside one `psql` session writing the same rows. Its devices are protocol
+    // clients in the bench process: the sync messages and the device's HTTPS client are `package`
+    // declarations of the root package, so this target is compiled with the root package's name
+    // (`rootPackageName` below) to use them as the household devices do, rather than copies of them.
+    .executableTarget(name: "steppie-bench-centre",
+                      dependencies: ["SteppieBenchSupport", steppie("SteppieSync"), steppie("SteppieSyncHTTP"), steppie("SteppieTLS"),
+                                     steppie("SteppieTestSupport")],
+                      packageAccess: false, swiftSettings: [.unsafeFlags(["-package-name", rootPackageName])]),
     // Backup and restore of the 10-year database with photos.
     .executableTarget(name: "steppie-bench-backup",
                       dependencies: ["SteppieBenchSupport", steppie("SteppieBackup"), steppie("SteppieStore"), steppie("SteppieCore"),

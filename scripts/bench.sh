@@ -27,6 +27,10 @@ scripts/with-pulse.sh "$bin"/steppie-bench-sync
 # taps on a device joined to a sync hub (issue 27).
 . scripts/browser-env.sh
 STEPPIE_BIN="$bin/steppie" SE_OFFLINE=true scripts/with-pulse.sh "$VENV/bin/python" Tests/browser/bench_tap.py 100 --sync
+# The centre's hub (issue 28): 500 simulated devices through one and two `steppie hub` processes on a
+# private PostgreSQL (started and removed by scripts/with-postgres.sh, as the tests' is), beside one
+# `psql` session writing the same rows.
+scripts/with-postgres.sh "$bin"/steppie-bench-centre
 "$bin"/steppie-bench scale
 "$bin"/steppie-bench-backup
 echo

@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import SteppieBenchSupport
+import SteppieSync
+import SteppieTestSupport
+
+/// One run: `hubCount` `steppie hub` processes on a fresh database, the devices split between
+/// them, joined, granted a second device's children, then the morning.
+struct CentreRun {
+    struct Result {
+        var hubs = 0
+        var joinEntries = 0
+        var joinSeconds = 0.0
+        var applied = 0
+        var seconds = 0.0
+        var offered = 0.0
+        var push: [Double] = []
+        var propagation: [Double] = []
+        var events = 0
+        var memory: [(peak: Int, now: Int)] = []
+        var connections = 0
+        var failures: [String: Int] = [:]
+        var appliedPerSecond: Double { seconds > 0 ? Double(applied) / seconds : 0 }
+        var joinPerSecond: Double { joinSeconds > 0 ? Double(joinEntries) / joinSeconds : 0 }
+    }
+
+    let centre: Centre
+    let devices: Int
+    let workers: Int
+    let seconds: Double
+
+    func run(database: String, hubCount: Int) throws -> Result {
+        var result = Result()
+        result.hubs = hubCount
+        try centre.createDatabase(database)
+        var processes: [SpawnedProcess] = []
+        var hubs: [Fleet.Hub] = []
+        defer { for p in processes { p.stop(SIGTERM); _ = p.wait(timeout: 30) } }
+        for k in 0..<hubCount {
+            let (process, hub) = try centre.startHub(database, name: "\(database)-hub\(k)")
+            processes.append(process)
+            hubs.append(hub)
+        }
+        guard Set(hubs.map(\.fingerprint)).count == 1 else { throw BenchError("the hub processes present different certificates") }
+
+        progress("\(database): \(devices) invites")
+        let codes = try centre.invites(database, count: devices)
+        let simulated = (0..<devices).map { i in
+            let d = SimDevice(index: i, hub: i % hubCount)
+            d.own = [SimChild(name: String(format: "Child %04d", 2 * i)), SimChild(name: String(format: "Child %04d", 2 * i + 1))]
+            return d
+        }
+        let fleet = Fleet(hubs: hubs, devices: simulated)
+        fleet.start(workers: workers)
+        defer { fleet.stop() }
+
+        // Joins, each bringing its two children's registers.
+        progress("\(database): joins")
+        let joinStart = now()
+        let joined = Locked(0)
+        fleet.each { device in
+            do {
+                let reply = try fleet.client(device).join(JoinRequest(code: codes[device.index], deviceName: "bench-\(device.index)", device: device.id))
+                device.credential = reply.credential
+                let registers = device.own.flatMap { device.registers(of: $0) }
+                device.lock.lock()
+                device.due = registers
+                device.lock.unlock()
+                for _ in 0..<10 where !fleet.push(device, measured: false) { usleep(100_000) }
+                if device.unacknowledged.isEmpty { joined.with { $0 += 1 } }
+            } catch { fleet.note("join: \(error)") }
+        }
+        result.joinSeconds = Double(now() - joinStart) / 1e9
+        result.joinEntries = simulated.reduce(0) { $0 + $1.own.count } * 50
+        guard joined.with({ $0 }) == devices else { throw BenchError("only \(joined.with { $0 }) devices joined: \(fleet.failures.with { $0 })") }
+
+        // Every child on a second device: device i also holds device i+1's children.
+        progress("\(database): grants")
+        try centre.grants(database, simulated.map { d in
+            (d.id.text, (d.own + simulated[(d.index + 1) % devices].own).map(\.id))
+        })
+        progress("\(database): first copies")
+        for device in simulated { fleet.enqueue(.run { fleet.pull(device) }) }
+        guard waitUntil(timeout: 180, { fleet.copied.with { $0.count } == devices }) else {
+            throw BenchError("\(fleet.copied.with { $0.count }) of \(devices) devices copied: \(fleet.failures.with { $0 })")
+        }
+
+        // The morning.
+        let morning = Morning(devices: simulated, seconds: seconds, seed: 28)
+        result.events = morning.events
+        result.offered = Double(morning.items.count) / seconds
+        progress("\(database): the morning, \(morning.items.count) entries in \(Int(seconds)) s")
+        let peakConnections = Locked(0), sampling = Locked(true)
+        let sampler = Thread {
+            while sampling.with({ $0 }) {
+                let n = centre.connections(database)
+                peakConnections.with { $0 = max($0, n) }
+                usleep(500_000)
+            }
+        }
+        sampler.start()
+        let start = now()
+        var next = 0
+        let check: UInt64 = 250_000_000
+        while true {
+            let t = now() - start
+            while next < morning.items.count, morning.items[next].at * 1e9 <= Double(t) {
+                let item = morning.items[next]
+                let entry = Morning.entry(item)
+                item.device.lock.lock()
+                item.device.due.append(entry)
+                item.device.lock.unlock()
+                next += 1
+            }
+            var outstanding = false
+            for device in simulated {
+                device.lock.lock()
+                let waiting = !device.due.isEmpty || !device.unacknowledged.isEmpty
+                let go = waiting && !device.pushing && now() >= device.nextPushAt
+                if go { device.pushing = true; device.nextPushAt = now() + check }
+                device.lock.unlock()
+                outstanding = outstanding || waiting
+                if go {
+                    fleet.enqueue(.run {
+                        fleet.push(device, measured: true)
+                        device.lock.lock(); device.pushing = false; device.lock.unlock()
+                    })
+                }
+            }
+            if next == morning.items.count, !outstanding { break }
+            if Double(t) > (seconds + 120) * 1e9 { throw BenchError("the morning did not end: \(fleet.failures.with { $0 })") }
+            usleep(2_000)
+        }
+        // Every press seen by its second device (or 10 s more).
+        _ = waitUntil(timeout: 10) { fleet.propagation.with { $0.count } >= morning.events }
+        sampling.with { $0 = false }
+        result.applied = fleet.applied.with { $0 }
+        result.seconds = Double(fleet.lastAck.with { $0 } - start) / 1e9
+        result.push = fleet.pushLatencies.with { $0 }
+        result.propagation = fleet.propagation.with { $0 }
+        result.memory = processes.map { memory(of: $0.pid) }
+        result.connections = peakConnections.with { $0 }
+        result.failures = fleet.failures.with { $0 }
+        return result
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Glibc
+import SteppieSync
+import SteppieSyncHTTP
+
+/// The simulated devices and the threads that drive them: `workers` threads take tasks (a push, a
+/// join, starting or finishing a pull) from one queue; one waiter thread watches every parked
+/// pull's socket and hands a readable one back to the workers.
+final class Fleet: @unchecked Sendable {
+    struct Hub: Sendable { let address: HubAddress; let fingerprint: String }
+
+    enum Task { case run(@Sendable () -> Void), finishPull(PullConnection) }
+
+    let hubs: [Hub]
+    let devices: [SimDevice]
+    private let queue = Locked<[Task]>([])
+    private let signal = DispatchSemaphore(value: 0)
+    private let parked = Locked<[Int32: PullConnection]>([:])
+    private let stopping = Locked(false)
+    private var threads: [Thread] = []
+
+    // What the run measured (guarded by their locks).
+    let pushLatencies = Locked<[Double]>([])
+    let propagation = Locked<[Double]>([])
+    let sentAt = Locked<[String: UInt64]>([:])
+    let applied = Locked(0)
+    let lastAck = Locked<UInt64>(0)
+    let failures = Locked<[String: Int]>([:])
+    let received = Locked(0)
+    /// Devices whose first copy (after their grant) is whole.
+    let copied = Locked<Set<Int>>([])
+    var pullWaitMilliseconds = 20_000
+
+    init(hubs: [Hub], devices: [SimDevice]) {
+        self.hubs = hubs
+        self.devices = devices
+    }
+
+    func start(workers: Int) {
+        for _ in 0..<workers {
+            let t = Thread { [self] in work() }
+            t.stackSize = 1 << 20
+            t.start()
+            threads.append(t)
+        }
+        let waiter = Thread { [self] in wait() }
+        waiter.start()
+        threads.append(waiter)
+    }
+
+    func stop() {
+        stopping.with { $0 = true }
+        for _ in threads { signal.signal() }
+        parked.with { $0.removeAll() }
+    }
+
+    func enqueue(_ task: Task) {
+        queue.with { $0.append(task) }
+        signal.signal()
+    }
+
+    func note(_ failure: String) { failures.with { $0[failure, default: 0] += 1 } }
+
+    func client(_ device: SimDevice) -> SyncHubClient {
+        let hub = hubs[device.hub]
+        return SyncHubClient(transport: SyncHTTPSClient(hub: hub.address, fingerprint: hub.fingerprint),
+                             credential: device.credential.isEmpty ? nil : device.credential)
+    }
+
+    private func work() {
+        while true {
+            signal.wait()
+            if stopping.with({ $0 }) { return }
+            guard let task = queue.with({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            switch task {
+            case .run(let body): body()
+            case .finishPull(let connection): finish(connection)
+            }
+        }
+    }
+
+    /// The waiter: every parked pull's socket in one `poll`.
+    private func wait() {
+        while !stopping.with({ $0 }) {
+            var fds = parked.with { $0.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
+            if fds.isEmpty { usleep(2_000); continue }
+            let ready = poll(&fds, nfds_t(fds.count), 5)
+            guard ready > 0 else { continue }
+            for entry in fds where entry.revents != 0 {
+                if let connection = parked.with({ $0.removeValue(forKey: entry.fd) }) { enqueue(.finishPull(connection)) }
+            }
+        }
+    }
+
+    // MARK: pulls
+
+    /// Starts the device's next pull and parks it.
+    func pull(_ device: SimDevice, wait: Int? = nil) {
+        let request = PullRequest(device: device.id, sentAt: wallMilliseconds(), cursor: device.cursor,
+                                  waitMilliseconds: device.copyAfter == nil ? (wait ?? pullWaitMilliseconds) : 0, copyAfter: device.copyAfter)
+        let hub = hubs[device.hub]
+        do {
+            let connection = try PullConnection.open(device: device, hub: hub.address, fingerprint: hub.fingerprint, request: request)
+            parked.with { $0[connection.fd] = connection }
+        } catch {
+            note("pull connect: \(error)")
+            usleep(50_000)
+            if !stopping.with({ $0 }) { enqueue(.run { [self] in pull(device) }) }
+        }
+    }
+
+    private func finish(_ connection: PullConnection) {
+        let device = connection.device
+        let response: SyncHTTPResponse?
+        do { response = try connection.read() } catch {
+            note("pull read: \(error)")
+            enqueue(.run { [self] in pull(device) })
+            return
+        }
+        guard let response else {   // not whole yet: parked again
+            parked.with { $0[connection.fd] = connection }
+            return
+        }
+        let at = now()
+        guard response.status == 200, let reply = try? SyncWireReader.decode(PullReply.self, from: Data(response.body)) else {
+            note("pull status \(response.status)")
+            usleep(100_000)
+            enqueue(.run { [self] in pull(device) })
+            return
+        }
+        var samples: [Double] = []
+        if !reply.freshCopy {
+            let ids = reply.entries.compactMap { entry -> String? in if case .event(let e) = entry { e.id } else { nil } }
+            if !ids.isEmpty {
+                let sent = sentAt.with { map in ids.compactMap { map[$0] } }
+                samples = sent.map { ms(at &- $0) }
+            }
+        }
+        if !samples.isEmpty { propagation.with { $0 += samples } }
+        received.with { $0 += reply.entries.count }
+        device.cursor = reply.cursor
+        device.copyAfter = reply.copyAfter
+        if reply.freshCopy { device.copies += 1 }
+        if reply.copyAfter == nil, !reply.more, device.copies > 0 { _ = copied.with { $0.insert(device.index) } }
+        if stopping.with({ $0 }) { return }
+        pull(device, wait: reply.more || reply.copyAfter != nil ? 0 : nil)
+    }
+
+    // MARK: pushes
+
+    /// Pushes what the device has due (and anything not yet acknowledged); true when the hub took it.
+    @discardableResult
+    func push(_ device: SimDevice, measured: Bool) -> Bool {
+        let batch = device.takeBatch()
+        guard !batch.isEmpty else { return true }
+        let start = now()
+        let events = batch.compactMap { entry -> String? in if case .event(let e) = entry.entry { e.id } else { nil } }
+        if measured, !events.isEmpty {
+            sentAt.with { map in for id in events where map[id] == nil { map[id] = start } }
+        }
+        do {
+            let reply = try client(device).push(PushRequest(device: device.id, sentAt: wallMilliseconds(), entries: batch))
+            let end = now()
+            device.acknowledge(reply.acknowledged)
+            if measured {
+                pushLatencies.with { $0.append(ms(end - start)) }
+                applied.with { $0 += batch.count }
+                lastAck.with { $0 = max($0, end) }
+            }
+            return true
+        } catch {
+            if case .refused(.gap(let expected)) = error { device.acknowledge(expected &- 1) }
+            note("push: \(error)")
+            return false
+        }
+    }
+
+    /// Runs `body` for every device on the workers and waits for all of them.
+    func each(_ body: @escaping @Sendable (SimDevice) -> Void) {
+        let group = DispatchGroup()
+        for device in devices {
+            group.enter()
+            enqueue(.run { body(device); group.leave() })
+        }
+        group.wait()
+    }
+}

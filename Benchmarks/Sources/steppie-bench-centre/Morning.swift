@@ -1,0 +1,86 @@
+import Foundation
+import SteppieSync
+
+/// A school morning, one simulated hour compressed into `seconds`: every child presses each of its
+/// six routines once, one press in ten is undone a moment later, and each group of ten children
+/// gets two profile edits. Half of a child's presses are made on its own device, half on the
+/// second device that holds it, so every press has another device to reach.
+struct Morning {
+    enum Act { case press(Int), undo(Int), profile }
+    struct Item { let at: Double; let device: SimDevice; let child: SimChild; let act: Act }
+
+    let items: [Item]
+    let events: Int
+
+    init(devices: [SimDevice], seconds: Double, seed: UInt64) {
+        var random = SplitMix(seed)
+        var items: [Item] = []
+        let count = devices.count
+        for device in devices {
+            let partner = devices[(device.index + count - 1) % count]   // holds this device's children too
+            for (c, child) in device.own.enumerated() {
+                var times = (0..<6).map { _ in random.unit() * seconds * 0.95 }
+                times.sort()
+                for k in 0..<6 {
+                    let on = (k + c) % 2 == 0 ? device : partner
+                    items.append(Item(at: times[k], device: on, child: child, act: .press(k)))
+                    if random.unit() < 0.1 {
+                        items.append(Item(at: min(seconds, times[k] + seconds * 0.01), device: on, child: child, act: .undo(k)))
+                    }
+                }
+            }
+        }
+        // Two profile edits for each group of ten children, made on the child's own device.
+        let children = devices.flatMap { d in d.own.map { (d, $0) } }
+        for group in stride(from: 0, to: children.count, by: 10) {
+            for _ in 0..<2 {
+                let (device, child) = children[group + Int(random.unit() * Double(min(10, children.count - group)))]
+                items.append(Item(at: random.unit() * seconds, device: device, child: child, act: .profile))
+            }
+        }
+        self.items = items.sorted { $0.at < $1.at }
+        events = items.filter { if case .profile = $0.act { false } else { true } }.count
+    }
+
+    static let zone = TimeZone(identifier: "Asia/Seoul") ?? .current
+
+    /// The entry the device makes now for `item`.
+    static func entry(_ item: Item) -> SyncEntry {
+        let stamp = item.device.stamp()
+        let date = Date(timeIntervalSince1970: Double(stamp.wall) / 1000)
+        switch item.act {
+        case .press(let k), .undo(let k):
+            let kind: CompletionEvent.Kind = if case .press = item.act { .press } else { .undo }
+            return .event(CompletionEvent(id: UUID().uuidString.lowercased(), child: item.child.id, routine: item.child.routines[k],
+                                          set: item.child.set, date: day(date), kind: kind, at: instant(date), stamp: stamp,
+                                          shownTitle: .object(["en": .string(SimChild.titles[k])])))
+        case .profile:
+            return .change(FieldChange(entity: .child, record: item.child.id, child: item.child.id, field: "profile.ttsRate",
+                                       value: .double(0.9), stamp: stamp))
+        }
+    }
+
+    static func day(_ date: Date) -> String {
+        let c = Calendar(identifier: .gregorian).dateComponents(in: zone, from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    static func instant(_ date: Date) -> String {
+        let c = Calendar(identifier: .gregorian).dateComponents(in: zone, from: date)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d+09:00", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+}
+
+/// A small seeded generator, so every run plays the same morning.
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

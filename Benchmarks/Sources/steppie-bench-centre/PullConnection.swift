@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import SteppieSync
+import SteppieSyncHTTP
+import SteppieTLS
+
+/// A device's held pull (long poll) on its own HTTPS connection, as `SyncHTTPSClient` makes it
+/// (TLS, the fingerprint checked before the request leaves, `Connection: close`), but parked:
+/// the bench's waiter thread watches every parked socket at once with `poll`, so 500 devices'
+/// held pulls need no thread each.
+final class PullConnection: @unchecked Sendable {
+    let device: SimDevice
+    let fd: Int32
+    let session: TLSClientSession
+    let sentAt: UInt64
+    let deadline: ContinuousClock.Instant
+    var reader = HTTPResponseReader(bodyLimit: SyncHTTPSClient.defaultResponseLimit)
+
+    private init(device: SimDevice, fd: Int32, session: TLSClientSession, deadline: ContinuousClock.Instant) {
+        self.device = device
+        self.fd = fd
+        self.session = session
+        self.deadline = deadline
+        sentAt = now()
+    }
+
+    /// Connects to `hub`, checks its certificate and sends the pull.
+    static func open(device: SimDevice, hub: HubAddress, fingerprint: String, request: PullRequest) throws -> PullConnection {
+        let start = ContinuousClock.now
+        let fd = try connect(port: hub.port)
+        var handed = false
+        defer { if !handed { close(fd) } }
+        let session = try TLSClientSession(socket: fd)
+        try session.handshake(until: start + .seconds(10))
+        guard SyncHTTPSClient.sameFingerprint(fingerprint, try session.peerFingerprint()) else { throw WireError("fingerprint") }
+        guard let body = SyncProtocol.encode(request) else { throw WireError("encode") }
+        var head = "POST \(SyncHTTPMapping.pullPath) HTTP/1.1\r\nHost: \(hub.authority)\r\nAuthorization: Bearer \(device.credential)\r\n"
+        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
+        try session.send(Array(head.utf8) + Array(body), until: start + .seconds(10))
+        handed = true
+        return PullConnection(device: device, fd: fd, session: session, deadline: start + .milliseconds(request.waitMilliseconds + 30_000))
+    }
+
+    deinit { close(fd) }
+
+    /// Reads what has come: the reply when whole, nil when more is to come (parked again).
+    func read() throws -> SyncHTTPResponse? {
+        while true {
+            let bytes: [UInt8]
+            do {
+                bytes = try session.receive(max: 64 * 1024, until: ContinuousClock.now + .milliseconds(5))
+            } catch {
+                guard error == .timedOut else { throw error }
+                if ContinuousClock.now > deadline { throw WireError("held pull past its deadline") }
+                return nil
+            }
+            if bytes.isEmpty { return try reader.finish() }
+            if try reader.take(bytes), let response = reader.response { return response }
+        }
+    }
+
+    /// A loopback TCP connection, non-blocking once made (as the device's transport uses it).
+    static func connect(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw WireError("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let made = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard made == 0 else {
+            let e = errno
+            close(fd)
+            throw WireError("connect: errno \(e)")
+        }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
+    }
+}
+
+struct WireError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

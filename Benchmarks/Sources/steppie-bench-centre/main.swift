@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+import SteppieBenchSupport
+
+// `steppie-bench-centre` (issue 28): the centre's hub in `make bench`, on the private PostgreSQL
+// of scripts/with-postgres.sh, the release `steppie`:
+//   500 simulated devices (protocol clients in this process, driven by a pool of worker threads
+//   and one thread watching every held pull), each joined with a code from `steppie hub invite
+//   --json` and bringing two children (their registers pushed as a device's join makes them), each
+//   child then granted to a second device (`steppie hub grant`), so every device holds four; then a
+//   school morning compressed into `--seconds` (six presses a child, one in ten undone, two profile
+//   edits per ten children), pushed in the devices' batches (each device looks every 250 ms) while
+//   every device holds a pull. Run once through ONE `steppie hub`, then through TWO on one database
+//   (the devices split between them): applied changes per second, push p50/p99, a press → the
+//   other device's pull returning it (p50/p99), each hub's RSS (/proc VmHWM, VmRSS), PostgreSQL
+//   sessions at the peak. Baseline: the registers and events of the first run written again into
+//   the same tables by one `psql -f` session (`INSERT … ON CONFLICT`, 500 rows a statement).
+// Options: --devices N (500), --workers N (32), --seconds S (20).
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int { arguments.firstIndex(of: name).flatMap { Int(arguments[$0 + 1]) } ?? fallback }
+let deviceCount = option("--devices", 500)
+let workers = option("--workers", 32)
+let seconds = Double(option("--seconds", 20))
+let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("steppie").path
+
+func line(_ r: CentreRun.Result) -> String {
+    let memory = r.memory.enumerated().map { String(format: "hub %d peak %.1f MiB (now %.1f)", $0.offset + 1, Double($0.element.peak) / 1024,
+                                                    Double($0.element.now) / 1024) }.joined(separator: ", ")
+    return String(format: "%d hub%@: joins %d entries in %.1f s (%.0f/s); morning %d entries applied in %.1f s (%.0f/s, offered %.0f/s); "
+                  + "push p50 %.1f ms p99 %.1f ms (n=%d); propagation p50 %.1f ms p99 %.1f ms (%d of %d presses and undos); %@; "
+                  + "PostgreSQL sessions at the peak %d; failures %@",
+                  r.hubs, r.hubs == 1 ? "" : "s", r.joinEntries, r.joinSeconds, r.joinPerSecond, r.applied, r.seconds, r.appliedPerSecond, r.offered,
+                  percentile(r.push, 0.5), percentile(r.push, 0.99), r.push.count, percentile(r.propagation, 0.5), percentile(r.propagation, 0.99),
+                  r.propagation.count, r.events, memory, r.connections, r.failures.isEmpty ? "none" : "\(r.failures)")
+}
+
+do {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("steppie-bench-centre-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    // Readable by the cluster's user (psql -f runs as this process; the server never reads it).
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let centre = try Centre(root: root, binary: binary)
+    let runner = CentreRun(centre: centre, devices: deviceCount, workers: workers, seconds: seconds)
+    let one = try runner.run(database: "bench_one_hub", hubCount: 1)
+    progress("baseline")
+    let baseline = try Baseline.run(centre, from: "bench_one_hub", into: "bench_baseline")
+    let two = try runner.run(database: "bench_two_hubs", hubCount: 2)
+    let baseRate = Double(baseline.rows) / baseline.seconds
+
+    print("steppie-bench-centre: release build, \(deviceCount) devices × 4 children held (2 own), \(workers) workers, a morning in \(Int(seconds)) s")
+    print(line(one))
+    print(line(two))
+    print(String(format: "baseline: one psql session, %d rows (registers and events of the first run) in %.2f s: %.0f rows/s; "
+                 + "ratio one hub %.2f×, two hubs %.2f× (joins: %.2f×, %.2f×)", baseline.rows, baseline.seconds, baseRate,
+                 one.appliedPerSecond / baseRate, two.appliedPerSecond / baseRate, one.joinPerSecond / baseRate, two.joinPerSecond / baseRate))
+
+    var rows: [BenchRow] = []
+    for r in [one, two] {
+        let label = r.hubs == 1 ? "one `steppie hub`" : "two `steppie hub` processes, one database"
+        rows.append(BenchRow(area: "centre", figure: "\(deviceCount) devices, a morning through \(label): applied changes per second (\(r.applied) entries; offered \(Int(r.offered))/s)",
+                             median: String(format: "%.0f/s", r.appliedPerSecond), target: "≥ 0.5× baseline",
+                             baseline: "the same rows by one `psql` session, `INSERT … ON CONFLICT` in batches of 500",
+                             baselineMedian: String(format: "%.0f rows/s", baseRate), ratio: BenchRow.ratio(r.appliedPerSecond, baseRate)))
+        rows.append(BenchRow(area: "centre", figure: "push → acknowledged, \(label) (\(r.push.count) pushes)",
+                             median: BenchRow.ms(percentile(r.push, 0.5)), p99: BenchRow.ms(percentile(r.push, 0.99))))
+        rows.append(BenchRow(area: "centre", figure: "a press pushed on one device → another device's held pull returns it, \(label) (\(r.propagation.count) of \(r.events))",
+                             median: BenchRow.ms(percentile(r.propagation, 0.5)), p99: BenchRow.ms(percentile(r.propagation, 0.99)), target: "≤ 2 s p99"))
+        let peaks = r.memory.map { String(format: "%.1f MiB", Double($0.peak) / 1024) }.joined(separator: " + ")
+        rows.append(BenchRow(area: "centre", figure: "hub RSS peak (VmHWM), \(label); PostgreSQL sessions at the peak: \(r.connections)", median: peaks))
+    }
+    BenchRow.publish(rows)
+} catch {
+    FileHandle.standardError.write(Data("steppie-bench-centre: \(error)\n".utf8))
+    exit(1)
+}
