@@ -37,6 +37,8 @@ enum HubStaffCommands {
         guard let name = c.invocation.argument("NAME"), let role = c.invocation.value("--role").flatMap(StaffRole.init) else {
             return Steppie.exitUsage
         }
+        // The first admin may come before the first `steppie hub`: the same migrations it runs.
+        try store.prepare()
         let member: Staff
         if let actor = try actor(c, store) {
             member = try store.addStaff(name: name, password: try password(c), role: role, actor: actor)
