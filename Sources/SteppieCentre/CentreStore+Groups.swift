@@ -37,6 +37,7 @@ extension CentreStore {
             try c.transaction { c in
                 try Self.authorize(c, actor, .manageGroups)
                 guard let id = try Self.groupID(c, name) else { throw CentreStaffError.noSuchGroup(name) }
+                try Self.holdDevices(c, group: id)
                 try c.run("UPDATE devices SET needs_copy = true WHERE group_id = $1", [.integer(id)])
                 try c.run("DELETE FROM groups WHERE id = $1", [.integer(id)])
             }
@@ -77,6 +78,7 @@ extension CentreStore {
                 guard let id = try Self.groupID(c, group) else { throw CentreStaffError.noSuchGroup(group) }
                 guard try c.queryFirst("SELECT 1 FROM registers WHERE entity = 'child' AND record = $1 LIMIT 1", [.text(child)],
                                        { _ in true }) != nil else { throw CentreStaffError.noSuchChild(child) }
+                try Self.holdDevices(c, group: id)
                 if try c.run(sql, [.integer(id), .text(child)]) > 0 {
                     try c.run("UPDATE devices SET needs_copy = true WHERE group_id = $1", [.integer(id)])
                 }
@@ -132,6 +134,12 @@ extension CentreStore {
                 return try Self.remove(c, device: device)
             }
         }
+    }
+
+    /// Holds the group's devices' rows (in id order) before the group changes: a push of one of
+    /// them in progress commits first, and one that comes after reads the group as changed.
+    static func holdDevices(_ c: PostgresConnection, group: Int64) throws {
+        try c.run("SELECT 1 FROM devices WHERE group_id = $1 ORDER BY id FOR UPDATE", [.integer(group)])
     }
 
     /// A group's id by its name, whatever its letters' case.

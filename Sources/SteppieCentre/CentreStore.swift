@@ -68,7 +68,11 @@ package struct CentreStore: Sendable {
         guard protocolVersion == SyncProtocol.version else {
             return .failure(.protocolVersion(hub: SyncProtocol.version, device: protocolVersion))
         }
-        guard let row = try c.queryFirst(lock ? Statements.admitLocked : Statements.admit, [.text(device.text)], { r in
+        // Held first, read after: a group change holds its devices' rows before it changes the
+        // group, so a push that waited for one reads the group as that change left it (a single
+        // `FOR UPDATE` statement would re-read the row but not the group, as of its start).
+        if lock { try c.run(Statements.lockDevice, [.text(device.text)]) }
+        guard let row = try c.queryFirst(Statements.admit, [.text(device.text)], { r in
             (try r.text(0), try r.text(1), UInt64(clamping: try r.int(2)), try r.bool(3), try r.text(4))
         }), equalHashes(row.0, credentialHash) else { return .failure(.unknownDevice) }
         let offset = sentAt - now
@@ -106,13 +110,12 @@ package struct CentreStore: Sendable {
 /// The statements run for every request, prepared once per session.
 enum Statements {
     /// A device's credential hash, own children, acknowledged, needs_copy and its group's children.
-    static let admit = PostgresStatement("centre_admit", admitSQL)
-    static let admitLocked = PostgresStatement("centre_admit_locked", admitSQL + " FOR UPDATE OF d")
-    private static let admitSQL = """
+    static let admit = PostgresStatement("centre_admit", """
         SELECT d.credential_hash, d.children::text, d.acknowledged, d.needs_copy,
                COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]')::text
         FROM devices d WHERE d.id = $1
-        """
+        """)
+    static let lockDevice = PostgresStatement("centre_lock_device", "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
     static let contact = PostgresStatement("centre_contact", "UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3")
     static let owner = PostgresStatement("centre_owner", "SELECT child FROM registers WHERE entity = $1 AND record = $2 LIMIT 1")
     /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte

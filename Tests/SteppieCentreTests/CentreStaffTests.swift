@@ -1,9 +1,11 @@
+import Dispatch
 import Foundation
 import SteppieCentre
 import SteppieCore
 import SteppiePostgres
 import SteppieSecurity
 import SteppieSync
+import Synchronization
 import Testing
 
 extension CentreTests {
@@ -173,6 +175,37 @@ extension CentreTests {
             let none = try f.hub.pull(PullRequest(device: school.id, sentAt: f.now, cursor: again.cursor), credential: school.credential)
             #expect(none.children.isEmpty && none.entries.isEmpty)
             #expect(try store.devices().first { $0.id == school.id }?.children == [])
+        }
+
+        @Test func aPushWaitingForAGroupChangeIsDecidedWithTheGroupAfterIt() throws {
+            let centre = try Centre()
+            let store = centre.store, f = centre.f
+            defer { f.database.drop() }
+            var school = TestDevice()
+            try f.join(&school, children: [], name: "school")
+            let group = try store.addGroup(name: "Class 1", actor: centre.editor)
+            try store.addGroupChild(group: "Class 1", child: centre.mina, actor: centre.editor)
+            try store.addGroupChild(group: "Class 1", child: centre.joon, actor: centre.editor)
+            try store.giveGroup(device: school.id, group: "Class 1", actor: centre.editor)
+            _ = try f.pullAll(&school)
+            // A group change in progress, in the store's order: the group's devices held, then Joon taken out.
+            let slow = try PostgresConnection(conninfo: f.database.conninfo)
+            try slow.run("BEGIN")
+            try slow.run("SELECT 1 FROM devices WHERE group_id = $1 ORDER BY id FOR UPDATE", [.integer(group.id)])
+            try slow.run("DELETE FROM group_children WHERE group_id = $1 AND child = $2", [.integer(group.id), .text(centre.joon)])
+            let press = school.press(child: centre.joon, routine: "r", now: f.now)
+            let outcome = Mutex<Result<PushReply, SyncRefusal>?>(nil)
+            let done = DispatchGroup()
+            let pusher = school
+            DispatchQueue.global().async(group: done) {
+                let result = Result { () throws(SyncRefusal) -> PushReply in try f.push(pusher, [press]) }
+                outcome.withLock { $0 = result }
+            }
+            usleep(300_000)
+            #expect(outcome.withLock { $0 } == nil, "the push did not wait for the group change")
+            try slow.run("COMMIT")
+            done.wait()
+            #expect(outcome.withLock { $0 } == .failure(.childNotGiven(child: centre.joon)))
         }
 
         @Test func aNameLikeDropTableRoundTrips() throws {
