@@ -124,7 +124,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieSyncHTTPTests",
                 dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
     .testTarget(name: "SteppieCentreTests",
-                dependencies: ["SteppieCentre", "SteppiePostgres", "SteppieSync", "SteppieCore"]),
+                dependencies: ["SteppieCentre", "SteppiePostgres", "SteppieSync", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppiePostgresTests", dependencies: ["SteppiePostgres", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),

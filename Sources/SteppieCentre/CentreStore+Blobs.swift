@@ -2,12 +2,16 @@ import SteppiePostgres
 import SteppieSync
 
 extension CentreStore {
-    /// The children of the device holding this credential, nil when none does.
+    /// The children of the device holding this credential (its own and its group's), nil when none does.
     package func deviceChildren(credentialHash: String) throws -> Set<String>? {
         try pool.withConnection { c in
-            for (hash, children) in try c.query("SELECT credential_hash, children::text FROM devices", [], { (try $0.text(0), try $0.text(1)) })
+            for (hash, children, group) in try c.query("""
+                SELECT d.credential_hash, d.children::text,
+                       COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]')::text
+                FROM devices d
+                """, [], { (try $0.text(0), try $0.text(1), try $0.text(2)) })
             where Self.equalHashes(hash, credentialHash) {
-                return Set(SyncJSON.value(children)?.strings ?? [])
+                return Set(SyncJSON.value(children)?.strings ?? []).union(SyncJSON.value(group)?.strings ?? [])
             }
             return nil
         }

@@ -17,10 +17,12 @@ extension CentreStore {
 
     /// Stores a joining code (its SHA-256 only) for these children, valid until `expiresAt`.
     package func invite(codeHash: String, children: [String], expiresAt: Int64) throws {
-        try pool.withConnection { c in
-            try c.run("INSERT INTO invites (code_hash, children, expires_at) VALUES ($1, $2::jsonb, $3)",
-                      [.text(codeHash), Self.list(children), .integer(expiresAt)])
-        }
+        try pool.withConnection { c in try Self.invite(c, codeHash: codeHash, children: children, expiresAt: expiresAt) }
+    }
+
+    static func invite(_ c: PostgresConnection, codeHash: String, children: [String], expiresAt: Int64) throws {
+        try c.run("INSERT INTO invites (code_hash, children, expires_at) VALUES ($1, $2::jsonb, $3)",
+                  [.text(codeHash), Self.list(children), .integer(expiresAt)])
     }
 
     /// A device joins with a code (`Store.syncHubJoin`): refused (`unknownDevice`) for a wrong,
@@ -75,15 +77,22 @@ extension CentreStore {
     /// Removes a device: its credential stops working at once. False when there was none.
     @discardableResult
     package func remove(device: DeviceID) throws -> Bool {
-        try pool.withConnection { c in try c.run("DELETE FROM devices WHERE id = $1", [.text(device.text)]) == 1 }
+        try pool.withConnection { c in try Self.remove(c, device: device) }
     }
 
-    /// Gives a device these children (its next pull is a fresh copy of them).
+    static func remove(_ c: PostgresConnection, device: DeviceID) throws -> Bool {
+        try c.run("DELETE FROM devices WHERE id = $1", [.text(device.text)]) == 1
+    }
+
+    /// Gives a device these children of its own, besides its group's (its next pull is a fresh
+    /// copy). The machine's operator's (`steppie hub grant --child`); staff use `grant(device:children:actor:)`.
     package func grant(device: DeviceID, children: [String]) throws {
-        try pool.withConnection { c in
-            try c.run("UPDATE devices SET children = $1::jsonb, needs_copy = true WHERE id = $2",
-                      [Self.list(Set(children)), .text(device.text)])
-        }
+        try pool.withConnection { c in _ = try Self.grant(c, device: device, children: children) }
+    }
+
+    /// The device's own children from now on (its group's it keeps getting); the rows changed.
+    static func grant(_ c: PostgresConnection, device: DeviceID, children: [String]) throws -> Int {
+        try c.run("UPDATE devices SET children = $1::jsonb, needs_copy = true WHERE id = $2", [Self.list(Set(children)), .text(device.text)])
     }
 
     /// The children the hub holds that are not archived, by name (their `child` registers).

@@ -26,12 +26,13 @@ extension CentreStore {
                 }
                 guard !fresh.isEmpty else { return .success(PushReply(acknowledged: acked, hubTime: now)) }
                 var clock = try Self.lockHub(c)
-                var children = device.children
+                var children = device.children, own = device.own
                 var owners = try Self.knownOwners(c, of: fresh)
                 for entry in fresh {
                     if case .change(let change) = entry, change.entity == .child, owners[change.key] == nil {
                         // A child made on this device (a record the hub has never seen) is the device's own.
                         children.insert(change.record)
+                        own.insert(change.record)
                     }
                     do {
                         try SyncRules.check(entry, from: request.device, children: children, owners: &owners, now: now)
@@ -64,7 +65,7 @@ extension CentreStore {
                 try c.run("UPDATE hub_state SET clock_wall = $1, clock_counter = $2 WHERE id = 'singleton'",
                           [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
                 try c.run("UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3",
-                          [.integer(Int64(clamping: expected - 1)), Self.list(children), .text(request.device.text)])
+                          [.integer(Int64(clamping: expected - 1)), Self.list(own), .text(request.device.text)])
                 return .success(PushReply(acknowledged: expected - 1, hubTime: now))
             }
         }

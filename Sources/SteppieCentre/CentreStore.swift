@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppiePostgres
+import SteppieSecurity
 import SteppieSync
 
 /// The centre's hub's tables on PostgreSQL (`HubSchema`, docs/centre.md), read and written
@@ -10,9 +11,13 @@ import SteppieSync
 /// maps it). No state lives in the process: several hubs may serve one database.
 package struct CentreStore: Sendable {
     package let pool: PostgresPool
+    /// The argon2id cost of staff passwords (libsodium's interactive limits unless a test asks
+    /// for cheaper ones).
+    package let passwordLimits: PasswordHasher.Limits
 
-    package init(pool: PostgresPool) {
+    package init(pool: PostgresPool, passwordLimits: PasswordHasher.Limits = .interactive) {
         self.pool = pool
+        self.passwordLimits = passwordLimits
     }
 
     /// Failed joins within this window are counted; after `maxJoinFailures` every code waits
@@ -47,7 +52,10 @@ package struct CentreStore: Sendable {
 
     /// What `admit` found of a device.
     struct Admitted {
+        /// Every child the device gets: its own and its group's.
         let children: Set<String>
+        /// Its own (`devices.children`): granted one by one, or made on it.
+        let own: Set<String>
         let acknowledged: UInt64
         let needsCopy: Bool
     }
@@ -60,14 +68,18 @@ package struct CentreStore: Sendable {
         guard protocolVersion == SyncProtocol.version else {
             return .failure(.protocolVersion(hub: SyncProtocol.version, device: protocolVersion))
         }
-        let sql = "SELECT credential_hash, children::text, acknowledged, needs_copy FROM devices WHERE id = $1" + (lock ? " FOR UPDATE" : "")
-        guard let row = try c.queryFirst(sql, [.text(device.text)], { r in
-            (try r.text(0), try r.text(1), UInt64(clamping: try r.int(2)), try r.bool(3))
+        // Held first, read after: a group change holds its devices' rows before it changes the
+        // group, so a push that waited for one reads the group as that change left it (a single
+        // `FOR UPDATE` statement would re-read the row but not the group, as of its start).
+        if lock { try c.run(Statements.lockDevice, [.text(device.text)]) }
+        guard let row = try c.queryFirst(Statements.admit, [.text(device.text)], { r in
+            (try r.text(0), try r.text(1), UInt64(clamping: try r.int(2)), try r.bool(3), try r.text(4))
         }), equalHashes(row.0, credentialHash) else { return .failure(.unknownDevice) }
         let offset = sentAt - now
         try c.run(Statements.contact, [.integer(now), .integer(offset), .text(device.text)])
         guard abs(offset) <= SyncProtocol.maxClockOffsetMilliseconds else { return .failure(.clockSkew(offsetMilliseconds: offset)) }
-        return .success(Admitted(children: Set(SyncJSON.value(row.1)?.strings ?? []), acknowledged: row.2, needsCopy: row.3))
+        let own = Set(SyncJSON.value(row.1)?.strings ?? [])
+        return .success(Admitted(children: own.union(SyncJSON.value(row.4)?.strings ?? []), own: own, acknowledged: row.2, needsCopy: row.3))
     }
 
     /// Compares two hex hashes without stopping at the first difference.
@@ -97,6 +109,13 @@ package struct CentreStore: Sendable {
 
 /// The statements run for every request, prepared once per session.
 enum Statements {
+    /// A device's credential hash, own children, acknowledged, needs_copy and its group's children.
+    static let admit = PostgresStatement("centre_admit", """
+        SELECT d.credential_hash, d.children::text, d.acknowledged, d.needs_copy,
+               COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]')::text
+        FROM devices d WHERE d.id = $1
+        """)
+    static let lockDevice = PostgresStatement("centre_lock_device", "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
     static let contact = PostgresStatement("centre_contact", "UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3")
     static let owner = PostgresStatement("centre_owner", "SELECT child FROM registers WHERE entity = $1 AND record = $2 LIMIT 1")
     /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte

@@ -32,6 +32,9 @@ package final class PostgresConnection {
             PQfinish(conn)
             throw PostgresError.connect(message: message)
         }
+        // The server's notices (`relation "steppie_migrations" already exists, skipping`) are
+        // information, not output: libpq would print them on standard error. What matters is an error.
+        PQsetNoticeProcessor(conn, { _, _ in }, nil)
         handle = conn
     }
 

@@ -35,7 +35,8 @@ struct CentreTestDatabase {
     func dump(except: Set<String> = []) throws -> String {
         let c = try PostgresConnection(conninfo: conninfo)
         var out = ""
-        for table in ["hub_state", "devices", "invites", "join_attempts", "registers", "events", "feed", "conflicts", "blobs"]
+        for table in ["hub_state", "devices", "invites", "join_attempts", "registers", "events", "feed", "conflicts", "blobs",
+                      "staff", "groups", "group_children"]
         where !except.contains(table) {
             out += "\(table):\n"
             out += try c.query("SELECT t::text FROM \(table) t ORDER BY t::text COLLATE \"C\"") { try $0.text(0) }.joined(separator: "\n")

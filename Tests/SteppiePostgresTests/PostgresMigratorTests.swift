@@ -5,8 +5,8 @@ import Testing
 extension PostgresTests {
     /// The hub's schema: recorded, run in order once, a newer database refused untouched.
     @Suite struct Migrations {
-        static let hubTables = ["blobs", "conflicts", "devices", "events", "feed", "hub_identity", "hub_state", "invites", "join_attempts",
-                                "registers", "steppie_migrations"]
+        static let hubTables = ["blobs", "conflicts", "devices", "events", "feed", "group_children", "groups", "hub_identity", "hub_state",
+                                "invites", "join_attempts", "registers", "staff", "steppie_migrations"]
 
         @Test func migrationsRunOnceAndASecondRunChangesNothing() throws {
             let db = try PostgresTestDatabase()

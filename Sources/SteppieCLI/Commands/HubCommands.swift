@@ -61,7 +61,12 @@ enum HubCommands {
         let chosen = named.isEmpty ? known : try children(named, of: known)
         let digits = Secrets.randomDigits(8)
         let expires = SyncProtocol.milliseconds(c.now) + Int64(SyncInvitation.validMinutes) * 60_000
-        try store.invite(codeHash: PostgresSyncHub.codeHash(digits), children: chosen.map(\.id), expiresAt: expires)
+        let codeHash = PostgresSyncHub.codeHash(digits)
+        if let actor = try HubStaffCommands.actor(c, store) {
+            try store.invite(codeHash: codeHash, children: chosen.map(\.id), expiresAt: expires, actor: actor)
+        } else {
+            try store.invite(codeHash: codeHash, children: chosen.map(\.id), expiresAt: expires)
+        }
         let code = digits.prefix(4) + "-" + digits.suffix(4)
         if c.json {
             try c.printJSON(SyncCommands.InviteJSON(code: String(code), fingerprint: identity.fingerprint, hubDevice: try store.hubDevice().text,
@@ -114,18 +119,30 @@ enum HubCommands {
         }
     }
 
-    /// `hub grant DEVICE (--child NAME... | --all-children) --postgres CONNINFO`: the children the
-    /// device gets from now on (every child the hub holds now with `--all-children`); its next pull
-    /// is a fresh copy of them, and it drops whatever it holds of any other.
+    /// `hub grant DEVICE (--child NAME... | --all-children | --group GROUP | --no-group) --postgres
+    /// CONNINFO [--as NAME --password-stdin]`: the children the device gets from now on as its own
+    /// (every child the hub holds now with `--all-children`), or the group it is given (`--group`
+    /// needs `--as` an editor or admin); its next pull is a fresh copy of its own children and its
+    /// group's, and it drops whatever it holds of any other.
     static func grant(_ c: Context) throws -> Int32 {
         let store = try centre(c)
         guard let selector = c.invocation.argument("DEVICE") else { return Steppie.exitUsage }
         let named = c.invocation.values("--child"), all = c.invocation.flag("--all-children")
-        guard all != !named.isEmpty else { throw HubCommandError.grantWhich }
+        let group = c.invocation.value("--group"), noGroup = c.invocation.flag("--no-group")
+        guard [all, !named.isEmpty, group != nil, noGroup].filter({ $0 }).count == 1 else { throw HubCommandError.grantWhich }
         let device = try oneDevice(store, selector)
+        if group != nil || noGroup {
+            try store.giveGroup(device: device.id, group: group, actor: try HubStaffCommands.requiredActor(c, store))
+            c.console.print(c.text("cli.hub.grantedGroup", ["name": device.name, "group": group ?? "-"]))
+            return 0
+        }
         let known = try store.children()
         let chosen = all ? known : try children(named, of: known)
-        try store.grant(device: device.id, children: chosen.map(\.id))
+        if let actor = try HubStaffCommands.actor(c, store) {
+            try store.grant(device: device.id, children: chosen.map(\.id), actor: actor)
+        } else {
+            try store.grant(device: device.id, children: chosen.map(\.id))
+        }
         c.console.print(c.text("cli.hub.granted", ["name": device.name,
                                                     "children": chosen.isEmpty ? "-" : chosen.map(\.name).sorted().joined(separator: ", ")]))
         return 0
@@ -137,7 +154,11 @@ enum HubCommands {
         let store = try centre(c)
         guard let selector = c.invocation.argument("DEVICE") else { return Steppie.exitUsage }
         let device = try oneDevice(store, selector)
-        try store.remove(device: device.id)
+        if let actor = try HubStaffCommands.actor(c, store) {
+            try store.remove(device: device.id, actor: actor)
+        } else {
+            try store.remove(device: device.id)
+        }
         c.console.print(c.text("cli.sync.removed", ["name": device.name, "device": device.id.text]))
         return 0
     }
