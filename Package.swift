@@ -27,7 +27,8 @@ let systemLibraries: [Target] = [
     .systemLibrary(name: "CGnuTLS", path: "Sources/CGnuTLS",
                    providers: [.apt(["libgnutls28-dev"])]),
     // PostgreSQL's client library: the centre's hub keeps its store of record in PostgreSQL (issue 28).
-    .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+    // Opened on first use like the libraries below (it loads libldap, Kerberos and GnuTLS with it).
+    .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ",
                    providers: [.apt(["libpq-dev"])]),
     // Linux evdev force feedback: kernel headers only, no library to link.
     .systemLibrary(name: "CEvdev", path: "Sources/CEvdev"),
@@ -41,7 +42,7 @@ let cTargets: [Target] = [
     // libmicrohttpd's variadic start function, for the kiosk pages' HTTP server (and, with GnuTLS
     // inside libmicrohttpd, the guardian pages' HTTPS server on the home network).
     .target(name: "CHTTP", dependencies: ["CLazyLoad"]),
-    // libespeak-ng, libpulse, libsndfile, GnuTLS, libsystemd, libmicrohttpd and libzip opened on first use
+    // libespeak-ng, libpulse, libsndfile, GnuTLS, libsystemd, libmicrohttpd, libzip and libpq opened on first use
     // (issue 16): stubs with each function's own prototype, written by scripts/make-lazy-stubs.py.
     // Their modules above declare the functions and link nothing.
     .target(name: "CLazyLoad", linkerSettings: [.linkedLibrary("dl")]),
@@ -89,7 +90,7 @@ let swiftTargets: [Target] = [
     // Sync's use cases over the store and the wire: the household hub on SQLite, a device's rounds and background agent.
     // The centre's hub on PostgreSQL (issue 28, docs/centre.md): connections through libpq, one checking
     // helper for every statement, a bounded pool, reconnection, the hub's schema migrations.
-    .target(name: "SteppiePostgres", dependencies: ["SteppieCore", "CLibPQ"]),
+    .target(name: "SteppiePostgres", dependencies: ["SteppieCore", "CLibPQ", "CLazyLoad"]),
     // `steppie hub` (issue 28, docs/centre.md): the sync protocol served from PostgreSQL, every
     // process of a centre on one database; its SQL lives here and in SteppiePostgres.
     .target(name: "SteppieCentre",

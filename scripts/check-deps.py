@@ -26,6 +26,7 @@ LINK_ONLY = {
     ("SteppieTLS", "CLazyLoad"): "GnuTLS functions come from CLazyLoad's stubs",
     ("SteppieFeedback", "CLazyLoad"): "libespeak-ng, libpulse and libsndfile functions come from CLazyLoad's stubs",
     ("SteppieBackup", "CLazyLoad"): "libzip functions come from CLazyLoad's stubs",
+    ("SteppiePostgres", "CLazyLoad"): "libpq functions come from CLazyLoad's stubs",
 }
 
 TARGET_RE = re.compile(r'\.(target|testTarget|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"')

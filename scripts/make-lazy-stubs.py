@@ -3,7 +3,7 @@
 calls, with the library's own prototype, that opens the library on first use (dlopen) and calls
 through the pointer it looks up (dlsym).
 
-Why (issue 16): linking libpulse, libespeak-ng, libsndfile, GnuTLS, libsystemd, libmicrohttpd and libzip
+Why (issue 16): linking libpulse, libespeak-ng, libsndfile, GnuTLS, libsystemd, libmicrohttpd, libzip and libpq
 (with OpenSSL's libcrypto) made every command load ~45 shared objects before `main` (about 9.5 ms of CPU here for the C
 libraries alone), although most commands speak, serve or encrypt nothing. With these stubs a
 command loads a library only when it first calls into it.
@@ -37,6 +37,8 @@ LIBRARIES = {
     "systemd": (["systemd/sd-daemon.h"], ["sd_"]),
     "microhttpd": (["microhttpd.h"], ["MHD_"]),
     "zip": (["zip.h"], ["zip_"]),
+    # libpq brings libldap, Kerberos and GnuTLS with it: only `steppie hub` needs it (issue 28).
+    "pq": (["postgresql/libpq-fe.h"], ["PQ"]),
 }
 # Called only from our own C (CHTTP) through looked-up pointers: variadic, so no stub is written.
 VARIADIC_FROM_C = {"MHD_start_daemon", "MHD_get_daemon_info", "MHD_get_connection_info"}

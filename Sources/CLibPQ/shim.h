@@ -1,5 +1,7 @@
 // libpq, PostgreSQL's client library (Debian's libpq-dev), for SteppiePostgres only.
-#include <libpq-fe.h>
+// Named by its folder so no include path is needed: the library itself is opened on first use
+// (Sources/CLazyLoad/stubs_pq.c), so this module links nothing.
+#include <postgresql/libpq-fe.h>
 
 // The diagnostic field codes are character-literal macros Swift does not import: expose them.
 static inline int clibpq_diag_sqlstate(void) { return PG_DIAG_SQLSTATE; }

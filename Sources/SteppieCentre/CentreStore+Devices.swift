@@ -92,7 +92,10 @@ extension CentreStore {
 
     /// The device's own children from now on (its group's it keeps getting); the rows changed.
     static func grant(_ c: PostgresConnection, device: DeviceID, children: [String]) throws -> Int {
-        try c.run("UPDATE devices SET children = $1::jsonb, needs_copy = true WHERE id = $2", [Self.list(Set(children)), .text(device.text)])
+        let changed = try c.run("UPDATE devices SET children = $1::jsonb, needs_copy = true WHERE id = $2",
+                                [Self.list(Set(children)), .text(device.text)])
+        try Self.nudge(c)
+        return changed
     }
 
     /// The children the hub holds that are not archived, by name (their `child` registers).

@@ -39,6 +39,7 @@ extension CentreStore {
                 guard let id = try Self.groupID(c, name) else { throw CentreStaffError.noSuchGroup(name) }
                 try Self.holdDevices(c, group: id)
                 try c.run("UPDATE devices SET needs_copy = true WHERE group_id = $1", [.integer(id)])
+                try Self.nudge(c)
                 try c.run("DELETE FROM groups WHERE id = $1", [.integer(id)])
             }
         }
@@ -81,6 +82,7 @@ extension CentreStore {
                 try Self.holdDevices(c, group: id)
                 if try c.run(sql, [.integer(id), .text(child)]) > 0 {
                     try c.run("UPDATE devices SET needs_copy = true WHERE group_id = $1", [.integer(id)])
+                    try Self.nudge(c)
                 }
             }
         }
@@ -101,6 +103,7 @@ extension CentreStore {
                                 [id.map(PostgresValue.integer) ?? .null, .text(device.text)]) == 1 else {
                     throw CentreStaffError.noSuchDevice(device.text)
                 }
+                try Self.nudge(c)
             }
         }
     }

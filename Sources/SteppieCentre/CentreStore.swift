@@ -50,6 +50,16 @@ package struct CentreStore: Sendable {
         return device
     }
 
+    /// The channel every hub process listens on (`PostgresSyncHub.startListening`).
+    package static let feedChannel = "steppie_feed"
+
+    /// Tells every hub process on the database, when this transaction commits, that the feed or a
+    /// device's copy moved: their held pulls read again at once instead of at their next poll. Only
+    /// a nudge: it carries nothing, and a hub that missed it still reads the change at its next poll.
+    static func nudge(_ c: PostgresConnection) throws {
+        try c.run("NOTIFY \(feedChannel)")
+    }
+
     /// What `admit` found of a device.
     struct Admitted {
         /// Every child the device gets: its own and its group's.

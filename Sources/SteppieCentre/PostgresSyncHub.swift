@@ -9,7 +9,9 @@ import Synchronization
 /// The centre's hub (`steppie hub`, docs/centre.md): the sync protocol answered from PostgreSQL
 /// through a bounded pool, every request on its own connection thread. A pull with nothing new
 /// is held until the feed moves — a push taken by this process wakes it at once; one taken by
-/// another process on the same database is seen within `pollMilliseconds` — or its wait is over.
+/// another process on the same database wakes it through PostgreSQL's NOTIFY at that push's commit
+/// (`startListening`), and is read at the next poll in any case (`nudgedPollMilliseconds` while the
+/// listener is connected, `pollMilliseconds` while it is not) — or its wait is over.
 /// A database that cannot answer now (a lost connection, a busy pool, a restart) is `unavailable`:
 /// the device keeps its changes and asks again.
 package final class PostgresSyncHub: SyncHubHandling {
@@ -18,8 +20,17 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// The longest a pull is held, whatever the device asked (the household hub's).
     package static let maxWaitMilliseconds = 25_000
     package static let pollMilliseconds = 200
+    /// How often a held pull reads the feed while the listener is connected: the notification is
+    /// the fast path, this only covers one lost with its connection.
+    package static let nudgedPollMilliseconds = 1_000
     private let feedMoved = NSCondition()
+    /// Counts wake-ups (changed under `feedMoved`'s lock), so one that comes between a pull's read
+    /// and its wait is not missed.
+    private let wakeups = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    private let listening = Atomic<Bool>(false)
+    /// Notifications received from PostgreSQL, for tests and the benchmark.
+    private let nudges = Atomic<Int>(0)
     let log: @Sendable (CatalogMessage) -> Void
     /// What a sent photo or recording is (the command line's photo and audio checks), given its
     /// bytes and a file holding them; nil: the hub keeps no content.
@@ -69,8 +80,52 @@ package final class PostgresSyncHub: SyncHubHandling {
 
     private func wake() {
         feedMoved.lock()
+        wakeups.add(1, ordering: .sequentiallyConsistent)
         feedMoved.broadcast()
         feedMoved.unlock()
+    }
+
+    private var wakeupCount: Int { wakeups.load(ordering: .sequentiallyConsistent) }
+
+    /// True while the listener holds its connection with `LISTEN` in effect.
+    package var isListening: Bool { listening.load(ordering: .sequentiallyConsistent) }
+    /// The notifications the listener has received.
+    package var nudgesReceived: Int { nudges.load(ordering: .sequentiallyConsistent) }
+
+    /// Listens on a connection of its own (outside the pool) for the NOTIFY every process sends
+    /// when it commits a push or changes what a device gets (`CentreStore.nudge`), and wakes the
+    /// held pulls. A lost connection (the database restarted) is made again after a second; in
+    /// between, held pulls read at `pollMilliseconds`. Ends when the hub stops.
+    package func startListening() {
+        let thread = Thread { [self] in listen() }
+        thread.name = "steppie-hub-listen"
+        thread.start()
+    }
+
+    private func listen() {
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            do {
+                let connection = try store.pool.dedicatedConnection()
+                try connection.listen(CentreStore.feedChannel)
+                listening.store(true, ordering: .sequentiallyConsistent)
+                // What was committed while nobody listened is read now.
+                wake()
+                while !stopping.load(ordering: .sequentiallyConsistent) {
+                    let channels = try connection.notifications(waitingUpTo: 500)
+                    if !channels.isEmpty {
+                        nudges.add(channels.count, ordering: .sequentiallyConsistent)
+                        wake()
+                    }
+                }
+            } catch {
+                if listening.exchange(false, ordering: .sequentiallyConsistent) {
+                    log(CatalogMessage("sync.log.hubStore", ["reason": .message(CatalogMessage.log(error))]))
+                }
+            }
+            listening.store(false, ordering: .sequentiallyConsistent)
+            let retry = Date().addingTimeInterval(1)
+            while !stopping.load(ordering: .sequentiallyConsistent), Date() < retry { usleep(50_000) }
+        }
     }
 
     package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
@@ -87,6 +142,7 @@ package final class PostgresSyncHub: SyncHubHandling {
         var request = request
         while true {
             let current = request, now = self.now
+            let seen = wakeupCount
             let reply = try answer {
                 // The feed keeps its horizon (one indexed read when there is nothing to forget).
                 try store.forget(now: now)
@@ -97,8 +153,11 @@ package final class PostgresSyncHub: SyncHubHandling {
             // Nothing for this device yet: wait from where this reply left off.
             request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
                                   cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
+            let poll = isListening ? Self.nudgedPollMilliseconds : Self.pollMilliseconds
             feedMoved.lock()
-            _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(Self.pollMilliseconds) / 1000)))
+            if wakeupCount == seen {
+                _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(poll) / 1000)))
+            }
             feedMoved.unlock()
         }
     }

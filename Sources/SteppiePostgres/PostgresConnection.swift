@@ -205,3 +205,51 @@ package final class PostgresConnection {
         return out
     }
 }
+
+// LISTEN/NOTIFY: a nudge between processes on one database (it carries no history: what moved
+// is always read back from the tables).
+extension PostgresConnection {
+    /// Starts listening on `channel` (a plain lowercase identifier, never text from outside).
+    package func listen(_ channel: String) throws {
+        precondition(!channel.isEmpty && channel.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F },
+                     "a channel is a plain lowercase identifier")
+        try run("LISTEN \(channel)")
+    }
+
+    /// The channels of the notifications that arrived, waiting up to `milliseconds` for the first
+    /// (an empty list when none came). A lost session throws `unavailable` (and is then broken).
+    package func notifications(waitingUpTo milliseconds: Int32) throws -> [String] {
+        if isBroken { throw PostgresError.unavailable(message: "the connection was lost earlier") }
+        var channels = takeNotifications()
+        if !channels.isEmpty { return channels }
+        let socket = PQsocket(handle)
+        guard socket >= 0 else {
+            isBroken = true
+            throw PostgresError.unavailable(message: String(cString: PQerrorMessage(handle)))
+        }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready < 0 && errno != EINTR {
+            isBroken = true
+            throw PostgresError.unavailable(message: String(cString: strerror(errno)))
+        }
+        if ready > 0 {
+            // Readable: notifications, or the end of the session (the server stopped).
+            guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else {
+                isBroken = true
+                throw PostgresError.unavailable(message: String(cString: PQerrorMessage(handle)))
+            }
+            channels = takeNotifications()
+        }
+        return channels
+    }
+
+    private func takeNotifications() -> [String] {
+        var channels: [String] = []
+        while let notification = PQnotifies(handle) {
+            channels.append(String(cString: notification.pointee.relname))
+            PQfreemem(notification)
+        }
+        return channels
+    }
+}

@@ -41,6 +41,12 @@ package final class PostgresPool: Sendable {
 
     package var statistics: Statistics { counters.withLock { $0 } }
 
+    /// A connection of its own, outside the pool's bound and never returned to it: for a caller
+    /// that holds one for a long time (the hub's listener waiting for notifications).
+    package func dedicatedConnection() throws -> PostgresConnection {
+        try PostgresConnection(conninfo: conninfo)
+    }
+
     /// Runs `body` on a connection of the pool, waiting at most `timeout` for one. A connection
     /// left broken by `body` is dropped; a connection left inside a transaction is dropped too
     /// (the next caller must not inherit it).

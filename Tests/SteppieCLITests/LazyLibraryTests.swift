@@ -5,7 +5,7 @@ import SteppieTestSupport
 /// The C libraries a command does not use are never loaded (issue 16): speech, sound, TLS, HTTP,
 /// systemd and ZIP are opened on first use, which the dynamic loader's own log shows.
 @Suite struct LazyLibraryTests {
-    static let optional = ["libespeak-ng", "libpulse", "libsndfile", "libgnutls", "libmicrohttpd", "libzip", "libsystemd"]
+    static let optional = ["libespeak-ng", "libpulse", "libsndfile", "libgnutls", "libmicrohttpd", "libzip", "libsystemd", "libpq"]
 
     /// The optional libraries the loader reported loading while `script` ran.
     static func loaded(_ h: BinaryHarness, _ script: String) -> (Set<String>, BinaryHarness.Result) {

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieTestSupport
+import Synchronization
 import Testing
 
 /// One `steppie serve` with its own database, socket and log: a hub (`--hub 127.0.0.1:0`) or a
@@ -76,7 +77,14 @@ final class SyncNode {
     static func converge(_ nodes: [any SyncDigesting], timeout: Double = 10) -> Double? {
         let start = Date()
         while Date().timeIntervalSince(start) < timeout {
-            let digests = nodes.map { $0.digest() }
+            // All nodes at once: under load, one after another would add their command starts
+            // to the time measured.
+            let found = Mutex<[Int: String]>([:])
+            DispatchQueue.concurrentPerform(iterations: nodes.count) { i in
+                let digest = nodes[i].digest()
+                found.withLock { $0[i] = digest }
+            }
+            let digests = found.withLock { all in nodes.indices.map { all[$0] ?? "" } }
             if Set(digests).count == 1, !digests[0].isEmpty { return Date().timeIntervalSince(start) }
             usleep(20_000)
         }

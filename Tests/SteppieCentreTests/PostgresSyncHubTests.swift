@@ -232,5 +232,55 @@ extension CentreTests {
             let positions = try c.query("SELECT position FROM feed ORDER BY position") { try $0.int(0) }
             #expect(positions == Array(1...Int64(positions.count)))
         }
+
+        /// A pull held by one hub process is woken by PostgreSQL's NOTIFY when another process
+        /// commits a push (`CentreStore.nudge`, `PostgresSyncHub.startListening`), and its listener
+        /// comes back after the server ends its session.
+        @Test func aPushThroughOneHubWakesAPullHeldByAnotherThroughNotify() throws {
+            let first = try CentreFixture()
+            defer { first.database.drop() }
+            let second = try CentreFixture(database: first.database)
+            second.hub.startListening()
+            defer { second.hub.shutdown() }
+            func waitUntil(_ condition: () -> Bool) -> Bool {
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline { if condition() { return true }; usleep(10_000) }
+                return condition()
+            }
+            #expect(waitUntil { second.hub.isListening })
+            var (home, school, child) = try Self.twoDevices(first)
+            _ = try second.pullAll(&school)
+            _ = try first.pullAll(&home)
+
+            for round in 0..<2 {
+                let before = second.hub.nudgesReceived
+                let held = Mutex<Result<PullReply, SyncRefusal>?>(nil)
+                let cursor = school.cursor, device = school, now = second.now
+                let group = DispatchGroup()
+                let started = Date()
+                DispatchQueue.global().async(group: group) {
+                    let reply = Result { () throws(SyncRefusal) -> PullReply in
+                        try second.hub.pull(PullRequest(device: device.id, sentAt: now, cursor: cursor, waitMilliseconds: 20_000),
+                                            credential: device.credential)
+                    }
+                    held.withLock { $0 = reply }
+                }
+                let press = home.press(child: child, routine: "routine-\(round)", now: first.now)
+                #expect(try first.push(home, [press]).acknowledged == UInt64(2 + round))
+                group.wait()
+                let reply = try #require(held.withLock { $0 }).get()
+                #expect(reply.entries == [press.entry])
+                school.cursor = reply.cursor
+                #expect(second.hub.nudgesReceived > before, "no notification reached the other hub")
+                print("centre: a pull held by another hub process answered \(String(format: "%.0f", Date().timeIntervalSince(started) * 1000)) ms after it began (round \(round))")
+                if round == 0 {
+                    // The server ends the listener's session: it connects again and listens.
+                    let admin = try PostgresConnection(conninfo: first.database.conninfo)
+                    try admin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+                    #expect(waitUntil { !second.hub.isListening })
+                    #expect(waitUntil { second.hub.isListening })
+                }
+            }
+        }
     }
 }

@@ -27,6 +27,7 @@ struct clazy_library *clazy_gnutls(void);
 struct clazy_library *clazy_systemd(void);
 struct clazy_library *clazy_microhttpd(void);
 struct clazy_library *clazy_zip(void);
+struct clazy_library *clazy_pq(void);
 
 /// Opens `library` now, nothing more: its first function called then finds it open.
 void clazy_open(struct clazy_library *library);

@@ -36,6 +36,7 @@ enum HubCommands {
         let text = c.text, console = c.console
         let log: @Sendable (CatalogMessage) -> Void = { console.error("steppie hub: " + text($0)) }
         let hub = PostgresSyncHub(store: store, clock: c.env.clock, checkBlob: { SyncBlobCheck.check($0, path: $1) }, log: log)
+        hub.startListening()
         let loopback = listen.address == "127.0.0.1" || listen.address == "::1"
         let server = CentreHubServer(address: listen.address, port: listen.port, identity: identity,
                                      hostNames: loopback ? [] : hosts + [listen.address], maxConnections: maxConnections, hub: hub)
