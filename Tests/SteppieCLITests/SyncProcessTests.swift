@@ -80,8 +80,10 @@ final class SyncNode {
             // All nodes at once: under load, one after another would add their command starts
             // to the time measured.
             let found = Mutex<[Int: String]>([:])
+            // Each node is read by one thread only (its own digest command).
+            nonisolated(unsafe) let each = nodes
             DispatchQueue.concurrentPerform(iterations: nodes.count) { i in
-                let digest = nodes[i].digest()
+                let digest = each[i].digest()
                 found.withLock { $0[i] = digest }
             }
             let digests = found.withLock { all in nodes.indices.map { all[$0] ?? "" } }
