@@ -76,9 +76,10 @@ struct CentreStaffPagesTests {
         func request(_ path: String, form: [String: String]? = nil, origin: String? = nil, accept: String? = nil) -> Answer {
             var args = ["-sk", "-o", directory + "/body", "-D", directory + "/headers", "-w", "%{http_code}",
                         "-b", directory + "/jar", "-c", directory + "/jar"]
+            args += ["-H", "Accept-Language: en-GB,en;q=0.9"]
             if let accept { args += ["-H", "Accept: \(accept)"] }
             if let form {
-                args += ["-H", "Origin: \(origin ?? base)"]
+                args += ["-H", "Origin: \(origin ?? base)", "--data", ""]
                 for (k, v) in form.sorted(by: { $0.key < $1.key }) { args += ["--data-urlencode", "\(k)=\(v)"] }
             }
             args.append(base + path)
@@ -126,8 +127,8 @@ struct CentreStaffPagesTests {
         // Another name is not locked; its session cookie is Secure, HttpOnly, SameSite=Strict.
         let (signedIn, csrf) = browser.signIn("Eve", "eve password 1")
         #expect(signedIn.status == 303, "\(signedIn.status) \(signedIn.body)")
-        let cookie = signedIn.headers.split(separator: "\n").first { $0.lowercased().hasPrefix("set-cookie: steppie_staff=") } ?? ""
-        #expect(cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(signedIn.headers)")
+        let cookie = signedIn.headers.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("set-cookie: steppie_staff=") } ?? ""
+        #expect(cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(signedIn.headers.debugDescription)")
         #expect(csrf?.count == 64)
         // The database keeps the token's hash, not the token.
         let token = cookie.split(separator: "=", maxSplits: 1).last.map { String($0.prefix(64)) } ?? ""
