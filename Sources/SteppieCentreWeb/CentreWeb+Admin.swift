@@ -90,7 +90,7 @@ extension CentreWeb {
             try config.store.invite(codeHash: PostgresSyncHub.codeHash(digits), children: (chosen.isEmpty ? known : chosen).map(\.id),
                                     expiresAt: expires, actor: session.staff)
             let code = digits.prefix(4) + "-" + digits.suffix(4)
-            var shown: HTML = "<section class=\"code\" aria-labelledby=\"code-h\"><h2 id=\"code-h\">\(r.t("staff.admin.codeTitle"))</h2>"
+            var shown: HTML = "<section class=\"joining-code\" aria-labelledby=\"code-h\"><h2 id=\"code-h\">\(r.t("staff.admin.codeTitle"))</h2>"
             shown += "<p>\(r.t("staff.admin.code"))<strong data-code>\(String(code))</strong></p>"
             shown += "<p>\(r.t("staff.admin.fingerprint"))<code data-fingerprint>\(config.fingerprint)</code></p>"
             shown += "<p class=\"hint\">\(r.t("staff.admin.codeValid", ["minutes": String(Self.inviteMinutes)]))</p></section>"
