@@ -189,6 +189,16 @@ struct CentreStaffPagesTests {
         let fingerprint = try PostgresConnection(conninfo: centre.conninfo).queryFirst("SELECT fingerprint FROM hub_identity", [], { try $0.text(0) })
         #expect(made.status == 200 && made.body.contains("data-code>") && made.body.contains(fingerprint ?? "none"), "\(made.body)")
         #expect(try centre.count("SELECT COUNT(*) FROM invites") == 1)
+        // A device (its row as a join leaves it): the editor cannot remove it, the admin can.
+        let device = UUID().uuidString.lowercased()
+        try PostgresConnection(conninfo: centre.conninfo).run("""
+            INSERT INTO devices (id, name, credential_hash, children, joined_at) VALUES ($1, 'Room 9', $2, '[]', '2026-12-04T09:00:00.000Z')
+            """, [.text(device), .text(String(repeating: "a", count: 64))])
+        #expect(editor.request("/staff/device/remove", form: ["csrf": editorToken ?? "", "device": device]).status == 403)
+        #expect(try centre.count("SELECT COUNT(*) FROM devices") == 1)
+        #expect(ada.request("/staff/admin").body.contains("data-device-id=\"\(device)\""))
+        #expect(ada.request("/staff/device/remove", form: ["csrf": adaToken ?? "", "device": device]).status == 303)
+        #expect(try centre.count("SELECT COUNT(*) FROM devices") == 0)
     }
 
     @Test func aSessionMadeOnOneHubProcessIsAcceptedByAnother() throws {
@@ -201,6 +211,9 @@ struct CentreStaffPagesTests {
         browser.base = b
         let overview = browser.request("/staff/")
         #expect(overview.status == 200 && overview.body.contains("data-screen=\"overview\""), "\(overview.status)")
+        // Without scripts the overview reloads itself; with them it polls the JSON every second.
+        #expect(overview.body.contains("<noscript><meta http-equiv=\"refresh\" content=\"5\"></noscript>"))
+        #expect(overview.body.contains("data-poll-ms=\"1000\""))
         #expect(browser.request("/staff/overview.json", accept: "application/json").body.contains("\"children\""))
         // Signed out on B: A no longer knows the cookie.
         #expect(browser.request("/staff/sign-out", form: ["csrf": csrf ?? ""]).status == 303)
