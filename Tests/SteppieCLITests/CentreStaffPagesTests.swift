@@ -209,7 +209,18 @@ struct CentreStaffPagesTests {
         let (signedIn, csrf) = browser.signIn("Eve", "eve password 1")
         #expect(signedIn.status == 303)
         browser.base = b
+        // A device last heard from 11 minutes ago (past the 10 minutes of docs/centre.md) and one just now.
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for (name, contact) in [("Quiet room", now - 11 * 60_000), ("Busy room", now)] {
+            try PostgresConnection(conninfo: centre.conninfo).run("""
+                INSERT INTO devices (id, name, credential_hash, children, joined_at, last_contact)
+                VALUES ($1, $2, $3, '[]', '2026-12-04T09:00:00.000Z', $4)
+                """, [.text(UUID().uuidString.lowercased()), .text(name), .text(String(repeating: "b", count: 64)), .integer(contact)])
+        }
         let overview = browser.request("/staff/")
+        #expect(overview.body.contains("data-silent=\"true\"><span>Quiet room</span> <span data-cell=\"status\">not heard from since "),
+                "\(overview.body)")
+        #expect(overview.body.contains("data-silent=\"false\"><span>Busy room</span> <span data-cell=\"status\">heard from at "))
         #expect(overview.status == 200 && overview.body.contains("data-screen=\"overview\""), "\(overview.status)")
         // Without scripts the overview reloads itself; with them it polls the JSON every second.
         #expect(overview.body.contains("<noscript><meta http-equiv=\"refresh\" content=\"5\"></noscript>"))
