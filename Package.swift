@@ -71,10 +71,12 @@ let swiftTargets: [Target] = [
     // A generic HTTP server on libmicrohttpd: routes as data, limits, host and origin policy,
     // files and descriptors sent from disk, streams. Knows nothing of the pages it serves.
     .target(name: "SteppieHTTP", dependencies: ["CHTTP"]),
+    // Markup built through one escaping type (`HTML`), shared by the guardian pages and the centre's staff pages.
+    .target(name: "SteppieHTML"),
     // The guardian pages: a `WebRequest` answered with a `WebResponse`, every page built as `HTML`
     // (interpolations escaped unless already HTML), on their own store connection.
     .target(name: "SteppieGuardianWeb",
-            dependencies: ["SteppieCore", "SteppieStore", "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieFiles",
+            dependencies: ["SteppieCore", "SteppieHTML", "SteppieStore", "SteppieLocalization", "SteppieSecurity", "SteppieBackup", "SteppieFiles",
                            "SteppieSync", "SteppieSyncHTTP", "SteppieSyncAgent"]),
     // `steppie serve`: the long-running engine, its control socket and systemd notification, and
     // the kiosk's route tables handed to SteppieHTTP.
@@ -96,11 +98,15 @@ let swiftTargets: [Target] = [
     .target(name: "SteppieCentre",
             dependencies: ["SteppieCore", "SteppiePostgres", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity",
                            "SteppieFiles"]),
+    // The centre hub's staff pages (issue 28, docs/centre.md): sign-in with sessions kept in
+    // PostgreSQL, the teachers' overview and month view folded by SteppieSync's rules, admin actions.
+    .target(name: "SteppieCentreWeb",
+            dependencies: ["SteppieCore", "SteppieCentre", "SteppieSync", "SteppieHTTP", "SteppieHTML", "SteppieLocalization", "SteppieSecurity"]),
     .target(name: "SteppieSyncAgent",
             dependencies: ["SteppieCore", "SteppieStore", "SteppieSync", "SteppieSyncHTTP", "SteppieHTTP", "SteppieTLS", "SteppieSecurity", "SteppieFiles"]),
     .target(name: "SteppieCLI",
             dependencies: ["SteppieCore", "SteppieLocalization", "SteppieStore", "SteppieFeedback", "SteppieSecurity", "SteppieBackup",
-                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "SteppieSyncAgent", "SteppieCentre", "SteppiePostgres", "CTerminal", "CLazyLoad"]),
+                           "SteppieFiles", "SteppieChildMode", "SteppieService", "SteppieGuardianWeb", "SteppieInput", "SteppieTLS", "SteppieSync", "SteppieSyncAgent", "SteppieCentre", "SteppieCentreWeb", "SteppiePostgres", "CTerminal", "CLazyLoad"]),
     // The release binary is linked by lld, which lays out the functions everyday commands run side
     // by side (linker/steppie.order, see linker/README.md) and packs the relative relocations
     // (DT_RELR, glibc 2.36): together they keep child mode's peak RSS under 30 MB (issue 16).
@@ -126,6 +132,7 @@ let swiftTargets: [Target] = [
                 dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
     .testTarget(name: "SteppieCentreTests",
                 dependencies: ["SteppieCentre", "SteppiePostgres", "SteppieSync", "SteppieCore", "SteppieSecurity"]),
+    .testTarget(name: "SteppieCentreWebTests", dependencies: ["SteppieCentreWeb", "SteppieSync", "SteppieCore"]),
     .testTarget(name: "SteppiePostgresTests", dependencies: ["SteppiePostgres", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieFeedbackTests", dependencies: ["SteppieFeedback", "SteppieCore", "SteppieLocalization", "SteppieTestSupport"]),
     .testTarget(name: "SteppieInputTests", dependencies: ["SteppieInput", "SteppieFiles", "CEvdev"]),

@@ -33,7 +33,8 @@ fi
 # time on two cores. The files are split by their measured durations (`--durations` below),
 # about 5 minutes each; a new file goes to the shorter half.
 shard_a=(Tests/browser/test_guardian.py Tests/browser/test_guardian_lan.py Tests/browser/test_hardening.py
-         Tests/browser/test_guardian_print.py Tests/browser/test_kiosk_not_saved.py Tests/browser/test_stream_limits.py)
+         Tests/browser/test_guardian_print.py Tests/browser/test_kiosk_not_saved.py Tests/browser/test_stream_limits.py
+         Tests/browser/test_centre_overview.py)
 shard_b=(Tests/browser/test_kiosk.py Tests/browser/test_picker.py Tests/browser/test_guardian_sync.py
          Tests/browser/test_guardian_recording.py Tests/browser/test_http_abuse.py)
 listed=$(printf '%s\n' "${shard_a[@]}" "${shard_b[@]}" | sort)

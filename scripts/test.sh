@@ -30,7 +30,8 @@ export STEPPIE_REQUIRE_PULSE=1
 scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --skip 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests|ServerRestart|SyncProcessTests'
 scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --no-parallel --filter 'ServerRestart|SyncProcessTests'
 scripts/with-postgres.sh scripts/with-pulse.sh swift test --skip-build --filter 'SteppieStressTests|ServiceSoakTests|SyncRandomProcessTests'
-STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/browser-tests.sh
+# The centre hub's staff pages need PostgreSQL (Tests/browser/test_centre_overview.py).
+STEPPIE_BIN="$STEPPIE_RELEASE_BIN" scripts/with-postgres.sh scripts/browser-tests.sh
 .build/debug/steppie l10n check
 # The Debian package from the same release binary: lintian, dpkg -i, steppie by name from the
 # installed files, dpkg -r and --purge; root's work, so through sudo when not root (docs/packaging.md).

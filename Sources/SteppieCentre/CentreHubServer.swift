@@ -3,14 +3,16 @@ import SteppieSync
 import SteppieSyncHTTP
 import SteppieTLS
 
-/// The centre's hub's HTTPS endpoint (`steppie hub --listen ADDR:PORT`): the sync routes only, on
+/// The centre's hub's HTTPS endpoint (`steppie hub --listen ADDR:PORT`): the sync routes, then
+/// the pages given (`pages`: the staff pages of SteppieCentreWeb, which depends on this module), on
 /// the identity every hub process of the centre shares, answering only to the names given
 /// (`--host`; any local name when it listens on loopback).
 package final class CentreHubServer: Sendable {
     private let server: HTTPServer
     private let hub: PostgresSyncHub
 
-    package init(address: String, port: UInt16, identity: TLSIdentity, hostNames: [String], maxConnections: UInt32, hub: PostgresSyncHub) {
+    package init(address: String, port: UInt16, identity: TLSIdentity, hostNames: [String], maxConnections: UInt32, hub: PostgresSyncHub,
+                pages: [HTTPRoute] = []) {
         self.hub = hub
         let tls = HTTPServer.TLS(certificatePEM: identity.certificatePEM, privateKeyPEM: identity.privateKeyPEM)
         var limits = HTTPServer.Limits()
@@ -19,7 +21,7 @@ package final class CentreHubServer: Sendable {
         limits.maxPerAddress = maxConnections
         let hosts: HTTPServer.HostPolicy = hostNames.isEmpty ? .local : .names(hostNames)
         server = HTTPServer(HTTPServer.Configuration(address: address, port: port, tls: tls, hosts: hosts, limits: limits),
-                            routes: SyncRoutes.make(handler: hub, blobs: hub))
+                            routes: SyncRoutes.make(handler: hub, blobs: hub) + pages)
     }
 
     package var port: UInt16 { server.port }

@@ -2,6 +2,7 @@ import Foundation
 import SteppieCore
 import SteppieLocalization
 import SteppieStore
+import SteppieHTML
 
 extension GuardianWeb {
     /// One request being answered: its store, language, session and what to tell the next page.

@@ -4,6 +4,7 @@ import SteppieCore
 import SteppieFiles
 import SteppieSecurity
 import SteppieStore
+import SteppieHTML
 
 /// Backups in the browser: download one (the same archive as `steppie backup create`), or upload
 /// one, see everything it would replace — every child and set by name, and the counts — and only

@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// A child's picture on the kiosk's picker (a builtin icon or a photo, by the routines' photo
 /// rule) and the device setting that lets siblings switch from the child's page (docs/kiosk.md).

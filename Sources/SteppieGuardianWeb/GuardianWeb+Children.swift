@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// The first page after sign-in: every child (archived ones too), with add, rename, language and
 /// archive; links to each child's feedback, routines and history.

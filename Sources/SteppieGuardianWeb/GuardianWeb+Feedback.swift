@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// Feedback tuning per child: the profile's fields in one form (`form[data-form="feedback"]`),
 /// checked by the contract's `Validator` like `steppie profile set`, and beside every event and

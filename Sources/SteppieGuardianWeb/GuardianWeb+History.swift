@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// A child's month as a calendar heatmap (SVG, with the same numbers in a table beside it) and
 /// one day's detail: what was done and what was not, by the statistics' own rules (the counts

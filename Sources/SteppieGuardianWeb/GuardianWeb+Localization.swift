@@ -2,6 +2,7 @@ import Foundation
 import SteppieCore
 import SteppieLocalization
 import SteppieStore
+import SteppieHTML
 
 /// The localization review for testers: every spoken prompt in Korean and English, filled with
 /// one of the device's real routine titles, the text shown beside a button that speaks it on the

@@ -4,6 +4,7 @@ import SteppieCore
 import SteppieFiles
 import SteppieSecurity
 import SteppieStore
+import SteppieHTML
 
 /// "Export for the phone app" on the backup page: one child's data as the archive the iOS or
 /// Android app restores (the same `PhoneExporter` as `steppie backup create --for`), sent as a

@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// The printable picture schedule of a set (`/guardian/set/<id>/print?paper=a4|letter`): the
 /// set's routines in their order as cards to cut out, `PrintPaper.cardsPerPage` to a sheet, each

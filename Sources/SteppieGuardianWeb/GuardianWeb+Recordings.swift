@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// "A familiar voice": the routine page records the routine's title in each of the device's
 /// languages with the browser's microphone (`guardian.js` captures PCM with the Web Audio API and

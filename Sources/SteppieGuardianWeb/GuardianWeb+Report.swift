@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// The printable month report of a child (`/guardian/child/<id>/report?month=YYYY-MM&paper=…`),
 /// for a therapist or a teacher: the whole days, each routine (days done of the days it was

@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// Sets and routines: create a set (from a template or by name), activate it; add, edit, reorder
 /// (drag, or the up and down buttons for keyboards and switches), delete and restore routines,

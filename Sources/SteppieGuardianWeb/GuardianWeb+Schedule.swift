@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieStore
+import SteppieHTML
 
 /// The weekly schedule of a child's sets, on the routines page.
 extension GuardianWeb {

@@ -2,6 +2,7 @@ import Foundation
 import SteppieCore
 import SteppieSecurity
 import SteppieStore
+import SteppieHTML
 
 /// The first run on the touch screen (#26 item 3): on a device with no guardian PIN and no child,
 /// the kiosk's pages lead through the language, the PIN typed twice on the pad, the recovery

@@ -3,6 +3,7 @@ import SteppieCore
 import SteppieStore
 import SteppieSync
 import SteppieSyncAgent
+import SteppieHTML
 
 /// The guardian's sync page (`/guardian/sync`, docs/sync.md, docs/guardian-web.md): joining a
 /// hub, a joined device's state with "Sync now" and "Leave the hub", a hub's joining codes and

@@ -5,6 +5,7 @@ import SteppieLocalization
 import SteppieSecurity
 import SteppieStore
 import Synchronization
+import SteppieHTML
 
 /// The guardian pages (`/guardian/…`, docs/guardian-web.md): sign-in with the PIN, children,
 /// feedback tuning with "play on the device", routines with icons and photos, history, backups

@@ -1,4 +1,5 @@
 import Foundation
+import SteppieHTML
 
 /// One guardian page: the shared frame (language, screen name, navigation, sign-out) around a
 /// body. Plain HTML that works without scripts; `guardian.js` only adds the PIN pad, drag to

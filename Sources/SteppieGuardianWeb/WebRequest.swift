@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SteppieHTML
 
 /// One HTTP request as the pages' handlers see it: already read, size-checked and decoded by the
 /// page server (`GuardianRoutes`, from SteppieHTTP's `HTTPRequest`), with nothing of the C connection.

@@ -6,7 +6,7 @@ extension PostgresTests {
     /// The hub's schema: recorded, run in order once, a newer database refused untouched.
     @Suite struct Migrations {
         static let hubTables = ["blobs", "conflicts", "devices", "events", "feed", "group_children", "groups", "hub_identity", "hub_state",
-                                "invites", "join_attempts", "registers", "staff", "steppie_migrations"]
+                                "invites", "join_attempts", "registers", "staff", "staff_sessions", "steppie_migrations"]
 
         @Test func migrationsRunOnceAndASecondRunChangesNothing() throws {
             let db = try PostgresTestDatabase()

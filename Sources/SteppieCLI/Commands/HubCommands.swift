@@ -1,7 +1,9 @@
 import CTerminal
 import Foundation
 import SteppieCentre
+import SteppieCentreWeb
 import SteppieCore
+import SteppieLocalization
 import SteppiePostgres
 import SteppieSecurity
 import SteppieService
@@ -39,7 +41,8 @@ enum HubCommands {
         hub.startListening()
         let loopback = listen.address == "127.0.0.1" || listen.address == "::1"
         let server = CentreHubServer(address: listen.address, port: listen.port, identity: identity,
-                                     hostNames: loopback ? [] : hosts + [listen.address], maxConnections: maxConnections, hub: hub)
+                                     hostNames: loopback ? [] : hosts + [listen.address], maxConnections: maxConnections, hub: hub,
+                                     pages: try staffPages(c, store, fingerprint: identity.fingerprint).routes())
         do { try server.start() } catch CentreHubServerError.unavailable(let address, let code) {
             throw ServiceError.httpUnavailable(address: address, errno: code)
         }
@@ -48,6 +51,20 @@ enum HubCommands {
         while cterminal_stop_signal() == 0 { usleep(50_000) }
         server.stop()
         return 0
+    }
+
+    /// The staff pages (docs/centre.md, "The staff pages") on the same listener, in the hub's
+    /// time zone; `STEPPIE_HUB_SILENT_SECONDS` (10…86400) changes when a device counts as not
+    /// heard from (the browser tests shorten it).
+    static func staffPages(_ c: Context, _ store: CentreStore, fingerprint: String) throws -> CentreWeb {
+        guard let data = c.env.dataDirectory else { throw CatalogLoadError.directoryMissing(path: "Web") }
+        let localizer = Localizer(catalogs: try c.env.catalogs.get(), environment: c.env.variables)
+        var config = CentreWeb.Config(store: store, localizer: localizer, timeZone: c.env.timeZone, clock: c.env.clock,
+                                      webDirectory: DataDirectory.webDirectory(in: data), fingerprint: fingerprint)
+        if let text = c.env.variables["STEPPIE_HUB_SILENT_SECONDS"], let seconds = Int(text), (10...86_400).contains(seconds) {
+            config.silentAfterSeconds = seconds
+        }
+        return CentreWeb(config)
     }
 
     /// `hub invite --postgres CONNINFO [--child NAME]... [--json]`: a joining code (valid 10

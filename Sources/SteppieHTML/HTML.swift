@@ -1,4 +1,4 @@
-/// Markup for the guardian pages. A string literal is markup as written (it is code); every
+/// Markup for the guardian pages and the centre hub's staff pages. A string literal is markup as written (it is code); every
 /// value interpolated into one is escaped for element content and quoted attribute values
 /// (`&`, `<`, `>`, `"`, `'`), unless it is already `HTML`. So text from the database, the
 /// catalogs or a form cannot become markup, and no call site can forget to escape it.

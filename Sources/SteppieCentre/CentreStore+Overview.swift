@@ -1,0 +1,45 @@
+import SteppiePostgres
+import SteppieSync
+
+/// What the staff pages read (docs/centre.md, "The teachers' overview"): some children's
+/// registers and events as a `SyncReplica`, so the pages fold them with SteppieSync's own rules
+/// (`SyncView`, `DayFold`) exactly as every device does, and never decide a day by other SQL.
+extension CentreStore {
+    /// The registers and completion events of `children`, in one snapshot (repeatable read).
+    package func replica(children: Set<String>) throws -> SyncReplica {
+        guard !children.isEmpty else { return SyncReplica() }
+        return try pool.withConnection { c in
+            try c.transaction { c in
+                try c.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                var replica = SyncReplica()
+                let changes = try c.query("""
+                    SELECT entity, record, field, child, value::text, stamp FROM registers
+                    WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
+                    """, [Self.list(children)]) { r -> FieldChange in
+                    guard let entity = SyncEntity(rawValue: try r.text(0)), let value = SyncJSON.value(try r.text(4)),
+                          let stamp = HybridTimestamp(try r.text(5)) else {
+                        throw PostgresError.unexpectedValue(column: 0, expected: "a register", statement: "registers")
+                    }
+                    return FieldChange(entity: entity, record: try r.text(1), child: try r.text(3), field: try r.text(2), value: value, stamp: stamp)
+                }
+                // Oldest first: a record's owner is fixed by its first change, as on a device.
+                for change in changes.sorted(by: { $0.stamp < $1.stamp }) { replica.apply(change) }
+                for event in try c.query("""
+                    SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title::text, shown_icon::text FROM events
+                    WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
+                    """, [Self.list(children)], { r -> CompletionEvent in
+                        guard let kind = CompletionEvent.Kind(rawValue: try r.text(5)), let stamp = HybridTimestamp(try r.text(7)) else {
+                            throw PostgresError.unexpectedValue(column: 5, expected: "an event", statement: "events")
+                        }
+                        return CompletionEvent(id: try r.text(0), child: try r.text(1), routine: try r.text(2), set: try r.text(3),
+                                               date: try r.text(4), kind: kind, at: try r.text(6), stamp: stamp,
+                                               shownTitle: try r.optionalText(8).flatMap(SyncJSON.value),
+                                               shownIcon: try r.optionalText(9).flatMap(SyncJSON.value))
+                    }) {
+                    replica.apply(event)
+                }
+                return replica
+            }
+        }
+    }
+}
