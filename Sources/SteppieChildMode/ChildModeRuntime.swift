@@ -34,10 +34,19 @@ public final class ChildModeRuntime {
     /// Opens child mode: announces the current activity (or when the set starts).
     public func start() { send(.started(now: clock.now())) }
 
-    public func done() { send(.donePressed(now: clock.now())) }
-    public func press(_ routineId: UUID) { send(.pressed(routineId: routineId, now: clock.now())) }
-    public func undo() { send(.undoPressed(now: clock.now())) }
-    public func next() { send(.nextPressed(now: clock.now())) }
+    // A press acts on what is committed now: another device's press of the same activity may
+    // have arrived through sync (or another process) since the last poll, and a press on the
+    // plan before it would name an activity that is no longer the current one.
+    public func done() { pressing { send(.donePressed(now: $0)) } }
+    public func press(_ routineId: UUID) { pressing { send(.pressed(routineId: routineId, now: $0)) } }
+    public func undo() { pressing { send(.undoPressed(now: $0)) } }
+    public func next() { pressing { send(.nextPressed(now: $0)) } }
+
+    private func pressing(_ event: (Date) -> Void) {
+        let now = clock.now()
+        reloadIfChanged(now: now)
+        event(now)
+    }
 
     /// Called often (every 100–250 ms): fires the undo timer, ticks the clock (new day, reminders,
     /// start time) and reloads when another process changed the database.

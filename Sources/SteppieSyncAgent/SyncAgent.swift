@@ -34,13 +34,25 @@ package final class SyncAgent: Sendable {
         self.log = log
     }
 
+    /// The agent's threads' nice value: their TLS handshakes and JSON give way to the press's
+    /// thread when both want a core (a device has two or four).
+    package static let niceness: Int32 = 10
+
+    /// Lowers the calling thread's priority (Linux keeps the nice value per thread: `who` 0 is the
+    /// calling thread, not the whole service).
+    private static func yieldToPresses() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+    }
+
     package func start() {
         Thread.detachNewThread { [self] in
+            Self.yieldToPresses()
             loop(push: true, back: "sync.log.pushBack", failed: "sync.log.pushFailed") { store, client in
                 _ = try SyncRound.push(store, client, clock: clock)
             }
         }
         Thread.detachNewThread { [self] in
+            Self.yieldToPresses()
             loop(push: false, back: "sync.log.pullBack", failed: "sync.log.pullFailed") { store, client in
                 _ = try SyncRound.pull(store, client, clock: clock, waitMilliseconds: Self.pullWaitMilliseconds)
             }
@@ -71,7 +83,10 @@ package final class SyncAgent: Sendable {
             do {
                 let current = try store ?? Store(path: databasePath, timeZone: timeZone, mode: .existingOnly)
                 let clock = self.clock
-                if store == nil { current.setSyncClock { clock.now() } }
+                if store == nil {
+                    current.setSyncClock { clock.now() }
+                    try current.relaxCommitSync()
+                }
                 store = current
                 guard let state = try current.syncState(), state.role == .device else {
                     // Not joined (yet, or it left the hub): look again shortly.

@@ -124,9 +124,10 @@ final class SyncNode {
         #expect(school.sh("$S children list").out.contains("Joon"))
 
         // Presses and edits on every side at once.
-        #expect(home.sh("$S complete --child Mina").status == 0)
-        #expect(school.sh("$S complete --child Joon").status == 0)
-        #expect(office.sh("$S complete --child Joon").status == 0)
+        for (node, child) in [(home, "Mina"), (school, "Joon"), (office, "Joon")] {
+            let pressed = node.sh("$S complete --child \(child)")
+            #expect(pressed.status == 0, "\(pressed.out) \(pressed.err)")
+        }
         #expect(school.sh("$S profile set --child Mina --pitch 70").status == 0)
         #expect(home.sh("$S children rename Joon 'Joon Ho'").status == 0)
         let routine = office.h.query("SELECT r.id FROM routines r JOIN routine_sets s ON s.id = r.routine_set_id JOIN children c ON c.id = s.child_id WHERE c.display_name = 'Mina' ORDER BY r.sort_order DESC LIMIT 1")

@@ -79,6 +79,27 @@ import SteppieStore
         #expect(r.state.plan.total == before - 1)
     }
 
+    /// Another device's press of the current activity arrives (through sync: another connection's
+    /// commit) between two polls; the next press here completes the activity after it, not the
+    /// one already done (which the store would refuse as no longer current: "not saved").
+    @Test func aPressAfterAnotherDevicesPressOfTheSameActivityCompletesTheNextOne() throws {
+        let f = try RuntimeFixture()
+        let r = try f.runtime()
+        r.start()
+        let day = LocalDay(f.clock.now(), in: f.zone)
+        let plan = try f.store.today(childId: f.child.id, day: day)
+        let first = try #require(plan.current?.routine.id)
+        let other = try f.otherProcess()
+        _ = try other.complete(childId: f.child.id, routineId: first, day: day, at: f.clock.now())
+        #expect(r.state.focus == first)   // no poll yet: the screen still shows the first
+        r.done()
+        #expect(r.state.notice == nil)
+        #expect(!f.player.played.contains(.error))
+        let after = try f.store.today(childId: f.child.id, day: day)
+        #expect(after.completedCount == 2)
+        #expect(after.items.prefix(2).filter(\.isCompleted).count == 2)
+    }
+
     /// The reducer's `.log` effects become the event log's lines in the order they ran: the step's
     /// own lines at the event's instant, each cue's line once the player returned (here a player
     /// that takes a quarter of a second), with the routine's id and title from the plan.

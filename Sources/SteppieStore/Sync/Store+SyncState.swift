@@ -30,6 +30,17 @@ extension Store {
         db.setSyncClock { SyncProtocol.milliseconds(now()) }
     }
 
+    /// Commits on this connection stop waiting for the disk (`synchronous=NORMAL` in WAL mode): for
+    /// the sync agent's own connection only. Everything it writes can be had again from the hub —
+    /// an acknowledgement lost to a power cut means entries pushed again, which the hub takes once
+    /// by (device, number); entries pulled are committed with their cursor, so they are lost and
+    /// pulled again together — and the next commit of a press or an edit (`synchronous=FULL` on
+    /// their connections) makes the whole log durable, the agent's writes before it included. A
+    /// press that met the agent's commit waited for its fsync as well as its own.
+    package func relaxCommitSync() throws {
+        try db.execute("PRAGMA synchronous = NORMAL")
+    }
+
     /// This database's side of sync, nil when it never joined nor became a hub.
     package func syncState() throws -> SyncState? {
         try read { try loadSyncState() }
