@@ -79,6 +79,8 @@ package final class SyncAgent: Sendable {
         var backoff = 1.0
         var failing: String?
         var store: Store?
+        let keeper = SyncConnectionKeeper()
+        defer { keeper.drop() }
         while !stopping.load(ordering: .sequentiallyConsistent) {
             do {
                 let current = try store ?? Store(path: databasePath, timeZone: timeZone, mode: .existingOnly)
@@ -90,11 +92,13 @@ package final class SyncAgent: Sendable {
                 store = current
                 guard let state = try current.syncState(), state.role == .device else {
                     // Not joined (yet, or it left the hub): look again shortly.
+                    keeper.drop()
                     pause(seconds: Self.idleCheckSeconds)
                     continue
                 }
-                let client = try SyncRound.client(state)
+                let client = try SyncRound.client(state, keeper: keeper)
                 if push, try current.syncPendingCount() == 0 {
+                    keeper.dropIfIdle()
                     pause(seconds: Double(Self.pushCheckMilliseconds) / 1000)
                     continue
                 }
@@ -107,6 +111,7 @@ package final class SyncAgent: Sendable {
             } catch {
                 let message = (error as? CatalogDescribable)?.catalogMessage ?? CatalogMessage.log(error)
                 let text = String(describing: message)
+                keeper.drop()   // the next try starts on a new connection
                 if failing != text {
                     log(CatalogMessage(failed, ["reason": .message(message)]))
                     failing = text

@@ -16,11 +16,14 @@ package enum SyncRound {
     }
 
     /// The hub client for a joined device, from what its store keeps.
-    package static func client(_ state: SyncState, timeouts: SyncHTTPSClient.Timeouts = .init()) throws -> SyncHubClient {
+    /// `keeper`: where the connection waits between this thread's requests (the service's two
+    /// sync threads keep one each; a command's single round needs none).
+    package static func client(_ state: SyncState, timeouts: SyncHTTPSClient.Timeouts = .init(),
+                               keeper: SyncConnectionKeeper? = nil) throws -> SyncHubClient {
         guard let url = state.hubURL, let address = HubAddress(url), let fingerprint = state.hubFingerprint else {
             throw StoreError.syncOff
         }
-        return SyncHubClient(transport: SyncHTTPSClient(hub: address, fingerprint: fingerprint, timeouts: timeouts),
+        return SyncHubClient(transport: SyncHTTPSClient(hub: address, fingerprint: fingerprint, timeouts: timeouts, keeper: keeper),
                              credential: state.credential)
     }
 

@@ -51,15 +51,22 @@ package struct HTTPResponseReader {
         state == .done ? SyncHTTPResponse(status: status, headers: headers, body: body) : nil
     }
 
+    /// Bytes came after the whole answer (nobody asked for them: the connection is not used again).
+    package private(set) var hasBytesAfterAnswer = false
+
     /// Takes the next bytes; true when the answer is whole (bytes after it are ignored).
     package mutating func take(_ bytes: [UInt8]) throws(SyncTransportError) -> Bool {
-        if state == .done { return true }
+        if state == .done {
+            if !bytes.isEmpty { hasBytesAfterAnswer = true }
+            return true
+        }
         buffer += bytes
         var offset = 0
         defer { buffer.removeFirst(offset) }
         while state != .done {
             guard try step(&offset) else { break }
         }
+        if state == .done && offset < buffer.count { hasBytesAfterAnswer = true }
         return state == .done
     }
 

@@ -37,8 +37,9 @@ final class HubFixture {
 
     var address: HubAddress { HubAddress(host: server.address, port: server.port) }
 
-    func transport(fingerprint: String? = nil, timeouts: SyncHTTPSClient.Timeouts = .init()) -> SyncHTTPSClient {
-        SyncHTTPSClient(hub: address, fingerprint: fingerprint ?? identity.fingerprint, timeouts: timeouts)
+    func transport(fingerprint: String? = nil, timeouts: SyncHTTPSClient.Timeouts = .init(),
+                   keeper: SyncConnectionKeeper? = nil) -> SyncHTTPSClient {
+        SyncHTTPSClient(hub: address, fingerprint: fingerprint ?? identity.fingerprint, timeouts: timeouts, keeper: keeper)
     }
 
     func client(credential: String?, fingerprint: String? = nil, timeouts: SyncHTTPSClient.Timeouts = .init()) -> SyncHubClient {
