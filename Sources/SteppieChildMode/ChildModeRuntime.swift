@@ -48,6 +48,10 @@ public final class ChildModeRuntime {
         event(now)
     }
 
+    /// Takes in what other connections committed since the last poll (a caller that compares the
+    /// plan before and after a press reads "before" after this).
+    public func catchUp() { reloadIfChanged(now: clock.now()) }
+
     /// Called often (every 100–250 ms): fires the undo timer, ticks the clock (new day, reminders,
     /// start time) and reloads when another process changed the database.
     public func poll() {

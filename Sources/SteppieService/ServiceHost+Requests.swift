@@ -97,6 +97,9 @@ extension ServiceHost {
         case .success(let found): runtime = found
         case .failure(let f): return ServiceReply(id: id, ok: false, error: f)
         }
+        // "Saved" is this press's own change: what other devices' presses changed meanwhile is
+        // taken in first (the press would take it in itself, and count it as its own).
+        runtime.catchUp()
         let before = runtime.state.plan.completedCount
         switch action {
         case .done: runtime.done()

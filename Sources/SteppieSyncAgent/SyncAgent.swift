@@ -109,7 +109,7 @@ package final class SyncAgent: Sendable {
                 }
                 backoff = 1
             } catch {
-                let message = (error as? CatalogDescribable)?.catalogMessage ?? CatalogMessage.log(error)
+                let message = (error as? any CatalogDescribable)?.catalogMessage ?? CatalogMessage.log(error)
                 let text = String(describing: message)
                 keeper.drop()   // the next try starts on a new connection
                 if failing != text {

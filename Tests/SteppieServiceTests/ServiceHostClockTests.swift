@@ -88,6 +88,24 @@ import Testing
     /// language, SQLite's own words and a path kept as arguments of catalog sentences, never
     /// Swift's description of the value; the reply (what the guardian pages show) says it in
     /// words a page may show.
+    /// Another device's press arrives (another connection's commit: sync) between two turns of
+    /// the loop; an undo here then reports its own change as saved, not "unchanged" (its event was
+    /// written: a script counting what it did would lose it).
+    @Test func anUndoAfterAnotherDevicesPressArrivedReportsItsOwnChange() throws {
+        let rig = try Rig(start: "2026-03-02T06:50:00+09:00")
+        rig.host.step(timeoutMilliseconds: 0)
+        let first = rig.host.press(id: 1, .done, child: "Mina", locale: "en")
+        #expect(first.press?.saved == true && first.press?.completed == 1)
+        let other = try Store(path: rig.store.path, timeZone: rig.store.timeZone)
+        let day = LocalDay(rig.clock.now(), in: rig.store.timeZone)
+        _ = try other.complete(childId: rig.child.id, day: day, at: rig.clock.now().addingTimeInterval(0.5))
+        rig.clock.advance(by: 1)
+        let undo = rig.host.press(id: 2, .undo, child: "Mina", locale: "en")
+        #expect(undo.press?.saved == true, "\(String(describing: undo.press))")
+        #expect(undo.press?.notice == nil && undo.press?.completed == 1)
+        #expect(try rig.store.today(childId: rig.child.id, day: day).completedCount == 1)
+    }
+
     @Test func aFailureIsLoggedInTheServicesLanguageAndAnsweredWithoutDetail() throws {
         let rig = try Rig(start: "2026-03-02T07:00:00+09:00", locale: "ko")
         let full = StoreError.sqlite(SQLiteError(code: 13, message: "database or disk is full", sql: "UPDATE daily_logs SET state = 1"))
