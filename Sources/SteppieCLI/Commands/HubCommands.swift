@@ -17,8 +17,22 @@ import SteppieTLS
 enum HubCommands {
     /// Connections one hub process keeps to PostgreSQL at most (a held pull holds none while it waits).
     static let poolSize = 16
-    /// Devices' connections one process serves at once (every held pull keeps one).
-    static let maxConnections: UInt32 = 512
+    /// Devices' connections one process serves at once: every device's held pull keeps one, and
+    /// its pushes another for a few seconds (one thread each, libmicrohttpd's thread per
+    /// connection; a thread waiting on its socket costs a few pages of stack). 512 was the first
+    /// wall of the 500-device benchmark (docs/performance.md).
+    static let maxConnections: UInt32 = 2048
+
+    /// Lets the process open a descriptor for every connection it serves, the database's and its
+    /// own besides (a soft limit of 1,024 is common): raised up to the hard limit, never beyond.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(maxConnections) + 256
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
 
     static func centre(_ c: Context) throws -> CentreStore {
         guard let conninfo = c.invocation.value("--postgres") else { throw HubCommandError.noPostgres }
@@ -29,6 +43,7 @@ enum HubCommands {
     /// sync protocol over HTTPS until SIGTERM or SIGINT (held pulls are answered first).
     static func run(_ c: Context) throws -> Int32 {
         for sig in [SIGTERM, SIGINT, SIGHUP] { _ = cterminal_catch_stop_signal(sig) }
+        raiseDescriptorLimit()
         guard let listen = c.invocation.typed(HubListen.self, "--listen") else { return Steppie.exitUsage }
         let store = try centre(c)
         try store.prepare()
