@@ -119,3 +119,82 @@ extension SyncProcessTests {
         #expect(!FileManager.default.fileExists(atPath: Self.folder(school) + "/assets/routine-photo-\(otherSha).png"))
     }
 }
+
+extension SyncProcessTests {
+    /// The same content rules through `steppie hub` on PostgreSQL (issue 28: the blob routes of the
+    /// centre's hub): bytes kept once in `blobs` under their hash, byte-identical on the devices
+    /// that may have them, refused when they do not hash to their name, and never given to a
+    /// device not given their child.
+    @Test func theCentresHubKeepsContentOnceAndGivesItOnlyWhereItMayGo() throws {
+        guard HubKind.available.contains(.centre) else { return }
+        let hub = try SyncHubUnderTest(.centre), home = SyncNode(), school = SyncNode()
+        let office = hub.office
+        defer { hub.stop(); [home, school].forEach { $0.stop() } }
+        #expect(office.sh("$S init --child Mina --template morning").status == 0)
+        #expect(office.sh("$S children add Joon").status == 0)
+        #expect(office.sh("$S set create --child Joon --template school --activate").status == 0)
+        try hub.start()
+        let (url, fingerprint) = try #require(hub.address(), "hub log: \(hub.log)")
+        let homeCode = try #require(Self.code(hub.invite()))
+        #expect(home.sh("$S sync join \(url) --code \(homeCode) --fingerprint \(fingerprint) --name home").status == 0)
+        let schoolCode = try #require(Self.code(hub.invite(["Mina"])))
+        #expect(school.sh("$S sync join \(url) --code \(schoolCode) --fingerprint \(fingerprint) --name school").status == 0)
+        try home.start()
+        try school.start()
+        #expect(Self.converge([hub, office, home]) != nil)
+
+        // On home: one photo on two of Mina's routines, and a recording of the first one's title.
+        let routines = home.h.query("""
+            SELECT r.id FROM routines r JOIN routine_sets s ON s.id = r.routine_set_id JOIN children c ON c.id = s.child_id
+            WHERE c.display_name = 'Mina' ORDER BY r.sort_order LIMIT 2
+            """).split(separator: "\n").map(String.init)
+        try #require(routines.count == 2)
+        let photo = home.h.directory + "/cat.png", take = home.h.directory + "/take.wav"
+        FileManager.default.createFile(atPath: photo, contents: Data(Self.png(padding: 3)))
+        let samples = (0..<24_000).map { Int16(0.4 * 32767 * sin(2 * .pi * 440 * Double($0) / 48_000)) }
+        try SoundFile.writeWAV(samples, to: take, sampleRate: 48_000)
+        let photoSha = Self.sha(home, photo), takeSha = Self.sha(home, take)
+        for routine in routines { #expect(home.sh("$S routine photo \(routine) \(photo)").status == 0) }
+        #expect(home.sh("$S routine record \(routines[0]) --locale en \(take)").status == 0)
+
+        // The office and school devices hold the same bytes; the hub holds each once, whole.
+        let photoName = "assets/routine-photo-\(photoSha).png", takeName = "recordings/\(takeSha).audio"
+        for node in [office, school] {
+            #expect(Self.eventually { Self.sha(node, Self.folder(node) + "/" + photoName) == photoSha
+                && Self.sha(node, Self.folder(node) + "/" + takeName) == takeSha },
+                    "files: \(node.h.sh("ls -R \(Self.folder(node))").out)")
+        }
+        let kept = hub.schema?.query("SELECT sha256 || ' ' || (encode(sha256(bytes), 'hex') = sha256) || ' ' || (size = length(bytes)) FROM blobs ORDER BY sha256") ?? ""
+        #expect(kept == [photoSha, takeSha].sorted().map { "\($0) true true" }.joined(separator: "\n"), "\(kept)")
+
+        // Bytes that do not hash to their name are refused, and nothing is stored.
+        let credential = home.h.query("SELECT credential FROM sync_state")
+        let other = home.h.directory + "/other.png"
+        FileManager.default.createFile(atPath: other, contents: Data(Self.png(padding: 11)))
+        let otherSha = Self.sha(home, other)
+        let wrongName = String(repeating: "b", count: 64)
+        let refused = Self.blobRequest(home, "PUT", url, sha: wrongName, file: other, credential: credential)
+        #expect(refused.status == 409 && refused.body.contains("malformed"), "\(refused)")
+        #expect(hub.schema?.query("SELECT COUNT(*) FROM blobs") == "2")
+        #expect(Self.blobRequest(home, "HEAD", url, sha: wrongName, credential: credential).status == 404)
+        #expect(Self.blobRequest(home, "HEAD", url, sha: photoSha, credential: credential).status == 200)
+        #expect(Self.blobRequest(home, "GET", url, sha: photoSha, credential: String(repeating: "0", count: 64)).status == 401)
+
+        // A photo of Joon's (set on the office device): home, given every child, gets it; school,
+        // given Mina only, is told there is none.
+        let joonRoutine = office.h.query("""
+            SELECT r.id FROM routines r JOIN routine_sets s ON s.id = r.routine_set_id JOIN children c ON c.id = s.child_id
+            WHERE c.display_name = 'Joon' LIMIT 1
+            """)
+        let officeOther = office.h.directory + "/other.png"
+        FileManager.default.createFile(atPath: officeOther, contents: Data(Self.png(padding: 11)))
+        #expect(office.sh("$S routine photo \(joonRoutine) \(officeOther)").status == 0)
+        #expect(Self.eventually { Self.sha(home, Self.folder(home) + "/assets/routine-photo-\(otherSha).png") == otherSha })
+        let schoolCredential = school.h.query("SELECT credential FROM sync_state")
+        #expect(Self.blobRequest(school, "GET", url, sha: otherSha, credential: schoolCredential).status == 404)
+        #expect(Self.blobRequest(home, "GET", url, sha: otherSha, credential: credential).body.hasPrefix(otherSha))
+        let read = Self.blobRequest(school, "GET", url, sha: photoSha, credential: schoolCredential)
+        #expect(read.status == 200 && read.body.hasPrefix(photoSha), "\(read)")
+        #expect(!FileManager.default.fileExists(atPath: Self.folder(school) + "/assets/routine-photo-\(otherSha).png"))
+    }
+}
