@@ -49,7 +49,9 @@ extension CentreStore {
                     entries.append(entry)
                 }
                 let cursor = rows.count == limit ? rows[rows.count - 1].0 : max(position, request.cursor)
-                try c.run("UPDATE devices SET cursor = $1 WHERE id = $2", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+                // Written only when it moved: a held pull reads again and again with nothing new.
+                try c.run("UPDATE devices SET cursor = $1 WHERE id = $2 AND cursor IS DISTINCT FROM $1",
+                          [.integer(Int64(clamping: cursor)), .text(request.device.text)])
                 return .success(PullReply(entries: entries, cursor: cursor, more: cursor < position, freshCopy: false,
                                           children: sorted, hubTime: now))
             }

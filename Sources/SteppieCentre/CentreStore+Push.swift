@@ -66,7 +66,7 @@ extension CentreStore {
                           [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
                 try c.run("UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3",
                           [.integer(Int64(clamping: expected - 1)), Self.list(own), .text(request.device.text)])
-                try Self.nudge(c)
+                try Self.nudge(c, children: Set(fresh.map(\.child)))
                 return .success(PushReply(acknowledged: expected - 1, hubTime: now))
             }
         }

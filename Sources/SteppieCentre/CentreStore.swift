@@ -60,6 +60,18 @@ package struct CentreStore: Sendable {
         try c.run("NOTIFY \(feedChannel)")
     }
 
+    /// A nudge for the pulls of devices that get one of `children` (their ids, comma-separated, as
+    /// the payload; PostgreSQL takes up to 8,000 bytes, so a push touching more children than fit
+    /// nudges everyone). Sent at the transaction's commit, as `nudge`.
+    static func nudge(_ c: PostgresConnection, children: Set<String>) throws {
+        let payload = children.sorted().joined(separator: ",")
+        guard !payload.isEmpty, payload.utf8.count <= maxNudgePayload else { return try nudge(c) }
+        try c.run("SELECT pg_notify($1, $2)", [.text(feedChannel), .text(payload)])
+    }
+
+    /// The longest list of children a nudge names (PostgreSQL's limit is 8,000 bytes).
+    static let maxNudgePayload = 7_000
+
     /// What `admit` found of a device.
     struct Admitted {
         /// Every child the device gets: its own and its group's.

@@ -21,16 +21,22 @@ package final class PostgresSyncHub: SyncHubHandling {
     package static let maxWaitMilliseconds = 25_000
     package static let pollMilliseconds = 200
     /// How often a held pull reads the feed while the listener is connected: the notification is
-    /// the fast path, this only covers one lost with its connection.
-    package static let nudgedPollMilliseconds = 1_000
+    /// the fast path (PostgreSQL loses none while the session lasts, and a new session wakes every
+    /// pull), this is only a safety net; each read is a transaction, so 500 held pulls at 1 s were
+    /// 500 reads a second for nothing.
+    package static let nudgedPollMilliseconds = 5_000
     private let feedMoved = NSCondition()
-    /// Counts wake-ups (changed under `feedMoved`'s lock), so one that comes between a pull's read
-    /// and its wait is not missed.
-    private let wakeups = Atomic<Int>(0)
+    /// What moved and when, in wake-up numbers (changed under `feedMoved`'s lock), so a wake-up
+    /// that comes between a pull's read and its wait is not missed, and a held pull goes back to
+    /// the database only for a change that may concern it: with hundreds of held pulls, every
+    /// push waking every pull was hundreds of reads a push, which filled the pool.
+    private let board = Mutex(WakeBoard())
     private let stopping = Atomic<Bool>(false)
     private let listening = Atomic<Bool>(false)
     /// Notifications received from PostgreSQL, for tests and the benchmark.
     private let nudges = Atomic<Int>(0)
+    /// Reads of the feed by pulls (each a transaction), for tests and the benchmark.
+    private let reads = Atomic<Int>(0)
     let log: @Sendable (CatalogMessage) -> Void
     /// What a sent photo or recording is (the command line's photo and audio checks), given its
     /// bytes and a file holding them; nil: the hub keeps no content.
@@ -78,19 +84,23 @@ package final class PostgresSyncHub: SyncHubHandling {
         return .unavailable
     }
 
-    private func wake() {
+    /// Wakes the held pulls of devices that get one of `children` (nil: every held pull).
+    private func wake(children: Set<String>? = nil) {
         feedMoved.lock()
-        wakeups.add(1, ordering: .sequentiallyConsistent)
+        board.withLock { $0.moved(children) }
         feedMoved.broadcast()
         feedMoved.unlock()
     }
 
-    private var wakeupCount: Int { wakeups.load(ordering: .sequentiallyConsistent) }
+    /// Wake-ups so far (a pull's "seen" mark).
+    package var wakeupCount: Int { board.withLock { $0.count } }
 
     /// True while the listener holds its connection with `LISTEN` in effect.
     package var isListening: Bool { listening.load(ordering: .sequentiallyConsistent) }
     /// The notifications the listener has received.
     package var nudgesReceived: Int { nudges.load(ordering: .sequentiallyConsistent) }
+    /// The feed reads pulls have made (a held pull's first and each after a wake-up or a poll).
+    package var pullReads: Int { reads.load(ordering: .sequentiallyConsistent) }
 
     /// Listens on a connection of its own (outside the pool) for the NOTIFY every process sends
     /// when it commits a push or changes what a device gets (`CentreStore.nudge`), and wakes the
@@ -111,10 +121,15 @@ package final class PostgresSyncHub: SyncHubHandling {
                 // What was committed while nobody listened is read now.
                 wake()
                 while !stopping.load(ordering: .sequentiallyConsistent) {
-                    let channels = try connection.notifications(waitingUpTo: 500)
-                    if !channels.isEmpty {
-                        nudges.add(channels.count, ordering: .sequentiallyConsistent)
-                        wake()
+                    let arrived = try connection.notifications(waitingUpTo: 500)
+                    if !arrived.isEmpty {
+                        nudges.add(arrived.count, ordering: .sequentiallyConsistent)
+                        // A nudge without a payload (a grant, a removal, a group's change): everyone.
+                        if arrived.contains(where: { $0.payload.isEmpty }) {
+                            wake()
+                        } else {
+                            wake(children: Set(arrived.flatMap { $0.payload.split(separator: ",").map(String.init) }))
+                        }
                     }
                 }
             } catch {
@@ -131,7 +146,7 @@ package final class PostgresSyncHub: SyncHubHandling {
     package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
         let hash = Self.credentialHash(credential), now = self.now
         let reply = try answer { try store.push(request, credentialHash: hash, now: now) }
-        wake()
+        wake(children: Set(request.entries.map(\.entry.child)))
         return reply
     }
 
@@ -143,6 +158,7 @@ package final class PostgresSyncHub: SyncHubHandling {
         while true {
             let current = request, now = self.now
             let seen = wakeupCount
+            reads.add(1, ordering: .sequentiallyConsistent)
             let reply = try answer {
                 // The feed keeps its horizon (one indexed read when there is nothing to forget).
                 try store.forget(now: now)
@@ -150,14 +166,15 @@ package final class PostgresSyncHub: SyncHubHandling {
             }
             if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline
                 || stopping.load(ordering: .sequentiallyConsistent) { return reply }
+            let children = Set(reply.children)
             // Nothing for this device yet: wait from where this reply left off.
             request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
                                   cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
             let poll = isListening ? Self.nudgedPollMilliseconds : Self.pollMilliseconds
+            let until = min(deadline, Date().addingTimeInterval(Double(poll) / 1000))
             feedMoved.lock()
-            if wakeupCount == seen {
-                _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(poll) / 1000)))
-            }
+            while !board.withLock({ $0.moved(since: seen, for: children) }), !stopping.load(ordering: .sequentiallyConsistent),
+                  feedMoved.wait(until: until) {}
             feedMoved.unlock()
         }
     }
@@ -187,5 +204,29 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// may type it with or without the dash).
     package static func codeHash(_ code: String) -> String {
         SHA256.hex(of: Data(code.filter { $0.isASCII && $0.isNumber }.utf8))
+    }
+}
+
+/// What moved since a wake-up number: for every child, the last wake-up that named it, and the
+/// last that named everyone.
+package struct WakeBoard: Sendable {
+    package private(set) var count = 0
+    private var everyone = 0
+    private var child: [String: Int] = [:]
+
+    package init() {}
+
+    package mutating func moved(_ children: Set<String>?) {
+        count += 1
+        guard let children else {
+            everyone = count
+            return
+        }
+        for c in children { child[c] = count }
+    }
+
+    /// Whether anything that concerns a device getting `children` moved after `seen`.
+    package func moved(since seen: Int, for children: Set<String>) -> Bool {
+        everyone > seen || children.contains { (child[$0] ?? 0) > seen }
     }
 }

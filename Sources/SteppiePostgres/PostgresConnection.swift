@@ -216,9 +216,15 @@ extension PostgresConnection {
         try run("LISTEN \(channel)")
     }
 
-    /// The channels of the notifications that arrived, waiting up to `milliseconds` for the first
-    /// (an empty list when none came). A lost session throws `unavailable` (and is then broken).
-    package func notifications(waitingUpTo milliseconds: Int32) throws -> [String] {
+    /// One notification: its channel and its payload ("" when it was sent without one).
+    package struct Notification: Equatable, Sendable {
+        package let channel: String
+        package let payload: String
+    }
+
+    /// The notifications that arrived, waiting up to `milliseconds` for the first (an empty list
+    /// when none came). A lost session throws `unavailable` (and is then broken).
+    package func notifications(waitingUpTo milliseconds: Int32) throws -> [Notification] {
         if isBroken { throw PostgresError.unavailable(message: "the connection was lost earlier") }
         var channels = takeNotifications()
         if !channels.isEmpty { return channels }
@@ -244,12 +250,13 @@ extension PostgresConnection {
         return channels
     }
 
-    private func takeNotifications() -> [String] {
-        var channels: [String] = []
+    private func takeNotifications() -> [Notification] {
+        var taken: [Notification] = []
         while let notification = PQnotifies(handle) {
-            channels.append(String(cString: notification.pointee.relname))
+            taken.append(Notification(channel: String(cString: notification.pointee.relname),
+                                      payload: notification.pointee.extra.map { String(cString: $0) } ?? ""))
             PQfreemem(notification)
         }
-        return channels
+        return taken
     }
 }

@@ -282,5 +282,66 @@ extension CentreTests {
                 }
             }
         }
+
+        /// A push of a child the holding device does not get wakes its held pull for nothing no
+        /// more (the nudge names the children it touched): the pull reads the feed again only for
+        /// its own child's press, which it is then given.
+        @Test func aHeldPullIsWokenOnlyByChangesOfItsChildren() throws {
+            let first = try CentreFixture()
+            defer { first.database.drop() }
+            let second = try CentreFixture(database: first.database)
+            second.hub.startListening()
+            defer { second.hub.shutdown() }
+            func waitUntil(_ condition: () -> Bool) -> Bool {
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline { if condition() { return true }; usleep(10_000) }
+                return condition()
+            }
+            #expect(waitUntil { second.hub.isListening })
+            var (home, school, child) = try Self.twoDevices(first)
+            let other = UUID().uuidString.lowercased()   // home's own second child; school is not given it
+            #expect(try first.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: first.now)]).acknowledged == 2)
+            _ = try second.pullAll(&school)
+            _ = try first.pullAll(&home)
+
+            let held = Mutex<Result<PullReply, SyncRefusal>?>(nil)
+            let cursor = school.cursor, device = school, now = second.now
+            let readsBefore = second.hub.pullReads
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                let reply = Result { () throws(SyncRefusal) -> PullReply in
+                    try second.hub.pull(PullRequest(device: device.id, sentAt: now, cursor: cursor, waitMilliseconds: 20_000),
+                                        credential: device.credential)
+                }
+                held.withLock { $0 = reply }
+            }
+            #expect(waitUntil { second.hub.pullReads == readsBefore + 1 })   // held, after its first read
+            let nudgesBefore = second.hub.nudgesReceived
+            for n in 0..<5 {
+                #expect(try first.push(home, [home.press(child: other, routine: "other-\(n)", now: first.now)]).acknowledged == UInt64(3 + n))
+            }
+            #expect(waitUntil { second.hub.nudgesReceived >= nudgesBefore + 5 })
+            #expect(second.hub.pullReads == readsBefore + 1, "woken for another child's presses")
+            #expect(held.withLock { $0 } == nil)
+
+            let press = home.press(child: child, routine: "routine-0", now: first.now)
+            #expect(try first.push(home, [press]).acknowledged == 8)
+            group.wait()
+            let reply = try #require(held.withLock { $0 }).get()
+            #expect(reply.entries == [press.entry])
+            #expect(second.hub.pullReads == readsBefore + 2)
+        }
+
+        @Test func theWakeBoardTellsAPullWhatConcernsIt() {
+            var board = WakeBoard()
+            let seen = board.count
+            board.moved(["b"])
+            #expect(!board.moved(since: seen, for: ["a"]))
+            #expect(board.moved(since: seen, for: ["a", "b"]))
+            let later = board.count
+            board.moved(nil)
+            #expect(board.moved(since: later, for: ["a"]) && board.moved(since: later, for: []))
+            #expect(!board.moved(since: board.count, for: ["a", "b"]))
+        }
     }
 }
