@@ -11,7 +11,7 @@ extension CentreStaffPagesTests {
     /// and a joined device; their ids.
     static func seed(_ centre: Centre) throws -> (mina: String, joon: String, device: String) {
         let c = try PostgresConnection(conninfo: centre.conninfo)
-        let stamp = String(repeating: "0", count: 15) + "-00000000-" + String(repeating: "a", count: 36)
+        let stamp = String(repeating: "0", count: 14) + "1-00000000-" + UUID().uuidString.lowercased()
         let mina = UUID().uuidString.lowercased(), joon = UUID().uuidString.lowercased(), device = UUID().uuidString.lowercased()
         for (id, name) in [(mina, "Mina"), (joon, "Joon")] {
             try c.run("INSERT INTO registers (entity, record, field, child, value, stamp) VALUES ('child', $1, 'name', $1, to_jsonb($2::text), $3)",
