@@ -14,10 +14,10 @@ extension CentreWeb {
         let group = groups.first { $0.devices.contains(device.id) }
         let own = device.children.sorted()
         let key = device.id.text
-        var item: HTML = "<li class=\"device\" data-device-id=\"\(key)\" data-group=\"\(group?.name ?? "")\"><span class=\"device-name\">\(device.name)</span>"
+        var item: HTML = "<li class=\"device\" data-device-id=\"\(key)\" data-group=\"\(group?.name ?? "")\"><p class=\"grants\"><span class=\"device-name\">\(device.name)</span>"
         item += " <span data-cell=\"group\">\(r.t("staff.admin.deviceGroup", ["group": group?.name ?? r.t("staff.admin.noGroup")]))</span>"
         let ownNames = own.map { names[$0] ?? $0 }.joined(separator: ", ")
-        item += " · <span data-cell=\"children\">\(r.t("staff.admin.deviceChildren", ["children": own.isEmpty ? r.t("staff.admin.noChildren") : ownNames]))</span>"
+        item += " · <span data-cell=\"children\">\(r.t("staff.admin.deviceChildren", ["children": own.isEmpty ? r.t("staff.admin.noChildren") : ownNames]))</span></p>"
         if role.permits(.grantChildren) {
             item += "<form method=\"post\" action=\"/staff/device/group\" class=\"inline\" data-form=\"device-group\">\(r.csrf)"
             item += "<input type=\"hidden\" name=\"device\" value=\"\(key)\">"
