@@ -4,7 +4,7 @@ import SteppieHTML
 /// HTML that works without scripts; `centre.js` only refreshes the overview in place.
 struct CentrePage {
     var title: String
-    /// The page's `data-screen` (`sign-in`, `overview`, `month`, `admin`): a stable hook for tests.
+    /// The page's `data-screen` (`sign-in`, `overview`, `month`, `groups`, `admin`): a stable hook for tests.
     var screen: String
     var locale: String
     var body: HTML

@@ -65,6 +65,7 @@ struct CentreRequest {
             page.nav = CentrePage.Nav(csrf: session.csrf, signedInAs: t("staff.nav.signedInAs", ["name": session.staff.name,
                                                                                                  "role": t("hub.staff.role." + session.staff.role.rawValue)]),
                                       items: [("/staff/", t("staff.nav.overview"), screen == "overview"),
+                                              ("/staff/groups", t("staff.nav.groups"), screen == "groups"),
                                               ("/staff/admin", t("staff.nav.admin"), screen == "admin")],
                                       signOut: t("staff.nav.signOut"), languageLabel: t("staff.nav.language"),
                                       otherLanguages: CentreWeb.locales.filter { $0 != locale }.map {

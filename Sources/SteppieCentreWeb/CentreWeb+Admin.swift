@@ -6,7 +6,8 @@ import SteppieSecurity
 import SteppieSync
 
 /// The centre's devices and staff, and the admin's acts on them: a joining code (shown with the
-/// hub's fingerprint), removing a device, adding a member. Every role sees the lists; the forms
+/// hub's fingerprint), removing a device, adding or removing a member; a device's group and
+/// children are `CentreWeb+Grants.swift`'s. Every role sees the lists; the forms
 /// are shown to the roles that may use them, and every act is checked on the server twice: the
 /// session's role here (`StaffRole.permits`), then the role the database holds now, in the act's
 /// own transaction (`CentreStore.authorize`).
@@ -17,11 +18,12 @@ extension CentreWeb {
     func adminPage(_ r: CentreRequest, _ session: CentreStore.StaffSession, status: Int = 200, error: String? = nil,
                    notice: String? = nil, extra: HTML = "") -> HTTPResponse {
         let role = session.staff.role
-        let devices: [CentreStore.Device], staff: [Staff], children: [(id: String, name: String)]
+        let devices: [CentreStore.Device], staff: [Staff], children: [(id: String, name: String)], groups: [CentreStore.Group]
         do {
             devices = try config.store.devices()
             staff = try config.store.staff()
             children = try config.store.children()
+            groups = try config.store.groups()
         } catch {
             return r.failure(error)
         }
@@ -39,17 +41,19 @@ extension CentreWeb {
         }
         body += "</section><section aria-labelledby=\"devices-h\"><h2 id=\"devices-h\">\(r.t("staff.overview.devices"))</h2><ul class=\"devices\">"
         for device in devices {
-            body += "<li data-device-id=\"\(device.id.text)\"><span>\(device.name)</span>"
-            if role.permits(.removeDevices) {
-                body += " <form method=\"post\" action=\"/staff/device/remove\" class=\"inline\" data-form=\"remove-device\">\(r.csrf)"
-                body += "<input type=\"hidden\" name=\"device\" value=\"\(device.id.text)\">"
-                body += "<button type=\"submit\" class=\"quiet\">\(r.t("staff.admin.removeDevice", ["device": device.name]))</button></form>"
+            body += deviceItem(r, role, device, groups: groups, children: children)
+        }
+        body += "</ul>"
+        if devices.isEmpty { body += "<p>\(r.t("staff.admin.noDevices"))</p>" }
+        body += "</section><section aria-labelledby=\"staff-h\"><h2 id=\"staff-h\">\(r.t("staff.admin.staff"))</h2><ul>"
+        for member in staff {
+            body += "<li data-staff=\"\(member.name)\"><span>\(member.name) · \(r.t("hub.staff.role." + member.role.rawValue))</span>"
+            if role.permits(.manageStaff) {
+                body += " <form method=\"post\" action=\"/staff/staff/remove\" class=\"inline\" data-form=\"remove-staff\">\(r.csrf)"
+                body += "<input type=\"hidden\" name=\"name\" value=\"\(member.name)\">"
+                body += "<button type=\"submit\" class=\"quiet\">\(r.t("staff.admin.removeStaff", ["name": member.name]))</button></form>"
             }
             body += "</li>"
-        }
-        body += "</ul></section><section aria-labelledby=\"staff-h\"><h2 id=\"staff-h\">\(r.t("staff.admin.staff"))</h2><ul>"
-        for member in staff {
-            body += "<li data-staff=\"\(member.name)\">\(member.name) · \(r.t("hub.staff.role." + member.role.rawValue))</li>"
         }
         body += "</ul>"
         if role.permits(.manageStaff) {
@@ -66,15 +70,19 @@ extension CentreWeb {
     }
 
     /// Refused before anything is read when the session's role does not permit `action`.
-    private func permitted(_ r: CentreRequest, _ session: CentreStore.StaffSession, _ action: StaffAction) -> HTTPResponse? {
+    func permitted(_ r: CentreRequest, _ session: CentreStore.StaffSession, _ action: StaffAction) -> HTTPResponse? {
         session.staff.role.permits(action) ? nil : r.refused(403)
     }
 
-    /// A store refusal as the admin page shows it: 403 for a role that may not, 400 otherwise.
-    private func refusal(_ r: CentreRequest, _ session: CentreStore.StaffSession, _ error: any Error) -> HTTPResponse {
+    /// A store refusal as a page shows it (the admin page unless `page` is given): 403 for a role
+    /// that may not, 400 with the store's sentence in the page's language otherwise.
+    func refusal(_ r: CentreRequest, _ session: CentreStore.StaffSession, _ error: any Error,
+                 page: ((Int, String) -> HTTPResponse)? = nil) -> HTTPResponse {
         switch error {
         case CentreStaffError.notPermitted, CentreStaffError.notStaff: return r.refused(403)
-        case is CentreStaffError: return adminPage(r, session, status: 400, error: r.message(error))
+        case is CentreStaffError:
+            let message = r.message(error)
+            return page?(400, message) ?? adminPage(r, session, status: 400, error: message)
         default: return r.failure(error)
         }
     }
@@ -117,6 +125,18 @@ extension CentreWeb {
         do {
             _ = try config.store.addStaff(name: r.http.form["name"] ?? "", password: r.http.form["password"] ?? "", role: role,
                                           actor: session.staff)
+            return see("/staff/admin")
+        } catch {
+            return refusal(r, session, error)
+        }
+    }
+
+    /// Removes a member, by an admin: their sessions end at once (the session lookup joins
+    /// `staff.removed_at`); the store keeps the last admin (`lastAdmin`, shown as the page's error).
+    func removeStaff(_ r: CentreRequest, _ session: CentreStore.StaffSession) -> HTTPResponse {
+        if let refused = permitted(r, session, .manageStaff) { return refused }
+        do {
+            try config.store.removeStaff(name: r.http.form["name"] ?? "", actor: session.staff)
             return see("/staff/admin")
         } catch {
             return refusal(r, session, error)

@@ -7,7 +7,7 @@ import SteppieSecurity
 
 /// The centre hub's staff pages (docs/centre.md, "The staff pages"), served by `steppie hub` on
 /// the sync routes' HTTPS listener: sign-in, the teachers' overview of a group (live through
-/// `/staff/overview.json`), a child's month, and the admin's actions. Every page is built as
+/// `/staff/overview.json`), a child's month, the groups, and the admin's actions. Every page is built as
 /// `HTML`; sessions live in PostgreSQL (`CentreStore.openSession`), so any hub process answers.
 package struct CentreWeb: Sendable {
     package struct Config: Sendable {
@@ -89,6 +89,13 @@ package struct CentreWeb: Sendable {
             case ["invite"]: return invite(r, session)
             case ["device", "remove"]: return removeDevice(r, session)
             case ["staff", "add"]: return addStaff(r, session)
+            case ["staff", "remove"]: return removeStaff(r, session)
+            case ["device", "group"]: return giveGroup(r, session)
+            case ["device", "children"]: return grantChildren(r, session)
+            case ["group", "add"]: return addGroup(r, session)
+            case ["group", "remove"]: return removeGroup(r, session)
+            case ["group", "child", "add"]: return addGroupChild(r, session)
+            case ["group", "child", "remove"]: return removeGroupChild(r, session)
             default: return r.refused(404)
             }
         }
@@ -105,6 +112,7 @@ package struct CentreWeb: Sendable {
         case []: return overviewPage(r, session)
         case ["overview.json"]: return overviewJSON(r, session)
         case ["admin"]: return adminPage(r, session)
+        case ["groups"]: return groupsPage(r, session)
         case let p where p.count == 2 && p[0] == "child": return monthPage(r, session, child: p[1])
         default: return r.refused(404)
         }

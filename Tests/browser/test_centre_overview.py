@@ -3,7 +3,8 @@ a real `steppie hub` on the private PostgreSQL of scripts/with-postgres.sh (STEP
 a schema of its own per test), a real `steppie serve` joined to it with `hub invite` and the
 unchanged `sync join`. A member of staff signs in; the overview of the child's group shows a
 press made on the device (`steppie complete`) within 2 s (the figure is printed); the month
-view and the admin's page with a joining code. axe on every page, ko and en; screenshots in
+view, the admin's page with a joining code, the groups page, and the device given its class
+through the admin page's form. axe on every page, ko and en; screenshots in
 .build/browser-artifacts/centre-*.png.
 """
 
@@ -20,6 +21,7 @@ import axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service as ChromeService
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from harness import *  # noqa: F401,F403
 from harness import Steppie, make_steppie, fit_viewport, STEPPIE, CHROMEDRIVER, ARTIFACTS  # noqa: F401
@@ -181,6 +183,18 @@ def test_staff_see_a_press_on_a_joined_device_within_two_seconds(make_steppie, l
         wait_js(d, "return !!document.querySelector('[data-code]')", "the joining code", 10)
         assert d.find_element(By.CSS_SELECTOR, "[data-fingerprint]").text == centre.fingerprint
         look(d, "admin-code", locale, problems)
+
+        # The groups page shows the class; the admin page gives the device the class through its form.
+        d.get(f"{centre.url}/staff/groups")
+        wait_screen(d, "groups", 10)
+        assert "Mina" in d.find_element(By.CSS_SELECTOR, "section.group li[data-child-id]").text
+        look(d, "groups", locale, problems)
+        d.get(f"{centre.url}/staff/admin")
+        wait_screen(d, "admin", 10)
+        Select(d.find_element(By.CSS_SELECTOR, 'form[data-form="device-group"] select')).select_by_visible_text("Class 1")
+        d.find_element(By.CSS_SELECTOR, 'form[data-form="device-group"] button[type=submit]').click()
+        wait_js(d, "return document.querySelector('li[data-device-id]').getAttribute('data-group') === 'Class 1'", "the device's class", 10)
+        look(d, "admin-grants", locale, problems)
         assert not problems, "\n".join(problems)
     finally:
         if d:
