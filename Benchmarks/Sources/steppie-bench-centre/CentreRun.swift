@@ -35,7 +35,19 @@ struct CentreRun {
         try centre.createDatabase(database)
         var processes: [SpawnedProcess] = []
         var hubs: [Fleet.Hub] = []
-        defer { for p in processes { p.stop(SIGTERM); _ = p.wait(timeout: 30) } }
+        defer {
+            for p in processes { p.stop(SIGTERM); _ = p.wait(timeout: 30) }
+            // What the hubs said, each kind of line once with its count (ids and numbers blanked).
+            for k in 0..<hubCount {
+                let text = (try? String(contentsOfFile: centre.root + "/\(database)-hub\(k).log", encoding: .utf8)) ?? ""
+                var kinds: [String: Int] = [:]
+                for line in text.split(separator: "\n") {
+                    let shape = line.replacing(/[0-9a-f]{8}-[0-9a-f-]{27}/, with: "ID").replacing(/[0-9]+/, with: "N")
+                    kinds[String(shape), default: 0] += 1
+                }
+                for (shape, count) in kinds.sorted(by: { $0.value > $1.value }).prefix(8) { progress("\(database) hub\(k) log ×\(count): \(shape)") }
+            }
+        }
         for k in 0..<hubCount {
             let (process, hub) = try centre.startHub(database, name: "\(database)-hub\(k)")
             processes.append(process)
