@@ -63,7 +63,7 @@ final class Fleet: @unchecked Sendable {
 
     func client(_ device: SimDevice) -> SyncHubClient {
         let hub = hubs[device.hub]
-        return SyncHubClient(transport: SyncHTTPSClient(hub: hub.address, fingerprint: hub.fingerprint),
+        return SyncHubClient(transport: SyncHTTPSClient(hub: hub.address, fingerprint: hub.fingerprint, keeper: device.keeper),
                              credential: device.credential.isEmpty ? nil : device.credential)
     }
 
@@ -100,7 +100,10 @@ final class Fleet: @unchecked Sendable {
                                   waitMilliseconds: device.copyAfter == nil ? (wait ?? pullWaitMilliseconds) : 0, copyAfter: device.copyAfter)
         let hub = hubs[device.hub]
         do {
-            let connection = try PullConnection.open(device: device, hub: hub.address, fingerprint: hub.fingerprint, request: request)
+            let reusing = device.pullLink
+            device.pullLink = nil
+            let connection = try PullConnection.open(device: device, hub: hub.address, fingerprint: hub.fingerprint, request: request,
+                                                     reusing: reusing)
             parked.with { $0[connection.fd] = connection }
         } catch {
             note("pull connect: \(error)")
@@ -122,6 +125,7 @@ final class Fleet: @unchecked Sendable {
             return
         }
         let at = now()
+        if connection.reusable { device.pullLink = connection.link }
         guard response.status == 200, let reply = try? SyncWireReader.decode(PullReply.self, from: Data(response.body)) else {
             note("pull status \(response.status)")
             usleep(100_000)

@@ -4,44 +4,66 @@ import SteppieSync
 import SteppieSyncHTTP
 import SteppieTLS
 
-/// A device's held pull (long poll) on its own HTTPS connection, as `SyncHTTPSClient` makes it
-/// (TLS, the fingerprint checked before the request leaves, `Connection: close`), but parked:
-/// the bench's waiter thread watches every parked socket at once with `poll`, so 500 devices'
-/// held pulls need no thread each.
-final class PullConnection: @unchecked Sendable {
-    let device: SimDevice
+/// A TCP connection to a hub and its TLS session, closed when it goes: one device's pulls go one
+/// after another on it while the hub keeps it open (HTTP/1.1 keep-alive, as the service's sync
+/// threads do since `SyncConnectionKeeper`).
+final class PullLink: @unchecked Sendable {
     let fd: Int32
     let session: TLSClientSession
+    init(fd: Int32, session: TLSClientSession) { self.fd = fd; self.session = session }
+    deinit { close(fd) }
+}
+
+/// A device's held pull (long poll) on an HTTPS connection, as `SyncHTTPSClient` makes it (TLS, the
+/// fingerprint checked before the request leaves, kept open between pulls), but parked: the
+/// bench's waiter thread watches every parked socket at once with `poll`, so 500 devices' held
+/// pulls need no thread each.
+final class PullConnection: @unchecked Sendable {
+    let device: SimDevice
+    let link: PullLink
+    var fd: Int32 { link.fd }
+    var session: TLSClientSession { link.session }
     let sentAt: UInt64
     let deadline: ContinuousClock.Instant
     var reader = HTTPResponseReader(bodyLimit: SyncHTTPSClient.defaultResponseLimit)
+    /// The answer was framed and the hub did not close: the next pull may go on the same link.
+    private(set) var reusable = false
 
-    private init(device: SimDevice, fd: Int32, session: TLSClientSession, deadline: ContinuousClock.Instant) {
+    private init(device: SimDevice, link: PullLink, deadline: ContinuousClock.Instant) {
         self.device = device
-        self.fd = fd
-        self.session = session
+        self.link = link
         self.deadline = deadline
         sentAt = now()
     }
 
-    /// Connects to `hub`, checks its certificate and sends the pull.
-    static func open(device: SimDevice, hub: HubAddress, fingerprint: String, request: PullRequest) throws -> PullConnection {
+    /// Sends the pull on `reusing` when it is given and still open, else on a new connection to
+    /// `hub` whose certificate is checked first.
+    static func open(device: SimDevice, hub: HubAddress, fingerprint: String, request: PullRequest,
+                     reusing: PullLink? = nil) throws -> PullConnection {
         let start = ContinuousClock.now
-        let fd = try connect(port: hub.port)
-        var handed = false
-        defer { if !handed { close(fd) } }
-        let session = try TLSClientSession(socket: fd)
-        try session.handshake(until: start + .seconds(10))
-        guard SyncHTTPSClient.sameFingerprint(fingerprint, try session.peerFingerprint()) else { throw WireError("fingerprint") }
         guard let body = SyncProtocol.encode(request) else { throw WireError("encode") }
         var head = "POST \(SyncHTTPMapping.pullPath) HTTP/1.1\r\nHost: \(hub.authority)\r\nAuthorization: Bearer \(device.credential)\r\n"
-        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
-        try session.send(Array(head.utf8) + Array(body), until: start + .seconds(10))
-        handed = true
-        return PullConnection(device: device, fd: fd, session: session, deadline: start + .milliseconds(request.waitMilliseconds + 30_000))
+        head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n"
+        let bytes = Array(head.utf8) + Array(body)
+        let deadline = start + .milliseconds(request.waitMilliseconds + 30_000)
+        if let reusing {
+            var entry = pollfd(fd: reusing.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 0) == 0, (try? reusing.session.send(bytes, until: start + .seconds(10))) != nil {
+                return PullConnection(device: device, link: reusing, deadline: deadline)
+            }
+        }
+        let fd = try connect(port: hub.port)
+        let session: TLSClientSession
+        do { session = try TLSClientSession(socket: fd) } catch {
+            close(fd)
+            throw error
+        }
+        let link = PullLink(fd: fd, session: session)
+        try session.handshake(until: start + .seconds(10))
+        guard SyncHTTPSClient.sameFingerprint(fingerprint, try session.peerFingerprint()) else { throw WireError("fingerprint") }
+        try session.send(bytes, until: start + .seconds(10))
+        return PullConnection(device: device, link: link, deadline: deadline)
     }
-
-    deinit { close(fd) }
 
     /// Reads what has come: the reply when whole, nil when more is to come (parked again).
     func read() throws -> SyncHTTPResponse? {
@@ -55,7 +77,10 @@ final class PullConnection: @unchecked Sendable {
                 return nil
             }
             if bytes.isEmpty { return try reader.finish() }
-            if try reader.take(bytes), let response = reader.response { return response }
+            if try reader.take(bytes), let response = reader.response {
+                reusable = !(response.headers["connection"]?.lowercased().contains("close") ?? false) && !reader.hasBytesAfterAnswer
+                return response
+            }
         }
     }
 

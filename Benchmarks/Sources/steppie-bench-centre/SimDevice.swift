@@ -1,5 +1,6 @@
 import Foundation
 import SteppieSync
+import SteppieSyncHTTP
 
 /// One simulated device: its identity and credential, the hub process it talks to, the children
 /// it holds, its own log (sequence numbers, what the hub acknowledged) and its place in the feed.
@@ -24,6 +25,10 @@ final class SimDevice: @unchecked Sendable {
     var cursor: UInt64 = 0
     var copyAfter: String?
     var copies = 0
+    /// The connection its last pull left open, for the next one.
+    var pullLink: PullLink?
+    /// Its pushes' connection, kept between them as the service keeps it.
+    let keeper = SyncConnectionKeeper()
 
     init(index: Int, hub: Int) {
         self.index = index
