@@ -3,8 +3,9 @@ import SteppieTLS
 
 /// One HTTPS request from a device to its hub at a time: on a new connection each (`Connection:
 /// close`), or, with a `SyncConnectionKeeper`, on the connection the thread's last request left
-/// open (HTTP/1.1 keep-alive, one TLS handshake for many requests). The hub's certificate is trusted by its SHA-256 fingerprint alone (the hub's is
-/// self-signed; the guardian checked the fingerprint when joining): it is compared right after
+/// open (HTTP/1.1 keep-alive, one TLS handshake for many requests). The hub's certificate is
+/// trusted by its SHA-256 fingerprint alone (the hub's is self-signed; the guardian checked the
+/// fingerprint when joining): it is compared right after
 /// the handshake, before any byte of the request is sent. Every wait has its own deadline, so a
 /// hub that accepts and never answers cannot hold the device.
 package struct SyncHTTPSClient: Sendable {
