@@ -5,8 +5,10 @@ import SteppieSync
 /// registers and events as a `SyncReplica`, so the pages fold them with SteppieSync's own rules
 /// (`SyncView`, `DayFold`) exactly as every device does, and never decide a day by other SQL.
 extension CentreStore {
-    /// The registers and completion events of `children`, in one snapshot (repeatable read).
-    package func replica(children: Set<String>) throws -> SyncReplica {
+    /// The registers and completion events of `children`, in one snapshot (repeatable read);
+    /// `dates` (local dates, `YYYY-MM-DD`, inclusive): only the events of those days — a day is
+    /// decided by its own events, and a page showing today or one month need not read ten years.
+    package func replica(children: Set<String>, dates: ClosedRange<String>? = nil) throws -> SyncReplica {
         guard !children.isEmpty else { return SyncReplica() }
         return try pool.withConnection { c in
             try c.transaction { c in
@@ -27,7 +29,9 @@ extension CentreStore {
                 for event in try c.query("""
                     SELECT id, child, routine, set_id, date, kind, at, stamp, shown_title::text, shown_icon::text FROM events
                     WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
-                    """, [Self.list(children)], { r -> CompletionEvent in
+                    AND ($2::text IS NULL OR date BETWEEN $2::text AND $3::text)
+                    """, [Self.list(children), dates.map { .text($0.lowerBound) } ?? .null, dates.map { .text($0.upperBound) } ?? .null],
+                    { r -> CompletionEvent in
                         guard let kind = CompletionEvent.Kind(rawValue: try r.text(5)), let stamp = HybridTimestamp(try r.text(7)) else {
                             throw PostgresError.unexpectedValue(column: 5, expected: "an event", statement: "events")
                         }

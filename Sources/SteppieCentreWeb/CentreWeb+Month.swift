@@ -12,7 +12,8 @@ extension CentreWeb {
         do {
             guard let found = try config.store.children().first(where: { $0.id == child }) else { return r.refused(404) }
             name = found.name
-            calendar = CentreOverview.month(replica: try config.store.replica(children: [child]), child: child, month: month,
+            let days = month.firstDay.description...month.lastDay.description
+            calendar = CentreOverview.month(replica: try config.store.replica(children: [child], dates: days), child: child, month: month,
                                             reference: r.today, timeZone: config.timeZone)
         } catch {
             return r.failure(error)

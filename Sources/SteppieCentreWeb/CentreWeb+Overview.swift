@@ -56,7 +56,7 @@ extension CentreWeb {
             served = devices
         }
         let day = r.today.description
-        let overview = CentreOverview(replica: try store.replica(children: Set(children)), children: children, day: day)
+        let overview = CentreOverview(replica: try store.replica(children: Set(children), dates: day...day), children: children, day: day)
         let names = Dictionary(devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let hub = try store.hubDevice()
         let rows = overview.children.map { child -> OverviewModel.Row in

@@ -65,11 +65,11 @@ struct TestDevice {
                                                                  value: value, stamp: stamp(now))))
     }
 
-    mutating func press(child: String, routine: String, now: Int64) -> NumberedEntry {
+    mutating func press(child: String, routine: String, now: Int64, date: String = "2026-12-03") -> NumberedEntry {
         seq += 1
         return NumberedEntry(seq: seq, entry: .event(CompletionEvent(id: UUID().uuidString.lowercased(), child: child, routine: routine,
-                                                                    set: "set-1", date: "2026-12-03", kind: .press,
-                                                                    at: "2026-12-03T08:00:00.000+09:00", stamp: stamp(now))))
+                                                                    set: "set-1", date: date, kind: .press,
+                                                                    at: "\(date)T08:00:00.000+09:00", stamp: stamp(now))))
     }
 }
 

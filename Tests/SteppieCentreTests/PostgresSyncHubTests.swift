@@ -343,5 +343,24 @@ extension CentreTests {
             #expect(board.moved(since: later, for: ["a"]) && board.moved(since: later, for: []))
             #expect(!board.moved(since: board.count, for: ["a", "b"]))
         }
+
+        /// The staff pages read a day's or a month's events only (`replica(children:dates:)`), and
+        /// the registers whole.
+        @Test func aReplicaForSomeDaysHoldsOnlyTheirEvents() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            let (home, _, child) = try Self.twoDevices(f)
+            var device = home
+            let days = ["2026-11-30", "2026-12-01", "2026-12-03", "2026-12-31", "2027-01-01"]
+            let presses = days.enumerated().map { device.press(child: child, routine: "routine-\($0.offset)", now: f.now, date: $0.element) }
+            #expect(try f.push(device, presses).acknowledged == UInt64(1 + days.count))
+            let whole = try f.store.replica(children: [child])
+            #expect(Set(whole.events.values.map(\.date)) == Set(days))
+            let december = try f.store.replica(children: [child], dates: "2026-12-01"..."2026-12-31")
+            #expect(Set(december.events.values.map(\.date)) == ["2026-12-01", "2026-12-03", "2026-12-31"])
+            #expect(december.registers == whole.registers)
+            let one = try f.store.replica(children: [child], dates: "2026-12-03"..."2026-12-03")
+            #expect(one.events.values.map(\.date) == ["2026-12-03"])
+        }
     }
 }

@@ -15,6 +15,7 @@ import SteppieBenchSupport
 //   other device's pull returning it (p50/p99), each hub's RSS (/proc VmHWM, VmRSS), PostgreSQL
 //   sessions at the peak. Baseline: the registers and events of the first run written again into
 //   the same tables by one `psql -f` session (`INSERT … ON CONFLICT`, 500 rows a statement).
+//   Then the same morning offered at once through one hub (its ceiling beside the baseline's).
 // Options: --devices N (500), --workers N (32), --seconds S (20).
 
 let arguments = CommandLine.arguments
@@ -46,14 +47,20 @@ do {
     progress("baseline")
     let baseline = try Baseline.run(centre, from: "bench_one_hub", into: "bench_baseline")
     let two = try runner.run(database: "bench_two_hubs", hubCount: 2)
+    // The same morning offered all at once (within one second): what one hub takes when nothing
+    // holds it back, the figure the baseline's rate is a ceiling for.
+    progress("the morning at once")
+    let burst = try CentreRun(centre: centre, devices: deviceCount, workers: workers, seconds: 1).run(database: "bench_burst", hubCount: 1)
     let baseRate = Double(baseline.rows) / baseline.seconds
 
     print("steppie-bench-centre: release build, \(deviceCount) devices × 4 children held (2 own), \(workers) workers, a morning in \(Int(seconds)) s")
     print(line(one))
     print(line(two))
+    print("the morning at once, " + line(burst))
     print(String(format: "baseline: one psql session, %d rows (registers and events of the first run) in %.2f s: %.0f rows/s; "
                  + "ratio one hub %.2f×, two hubs %.2f× (joins: %.2f×, %.2f×)", baseline.rows, baseline.seconds, baseRate,
                  one.appliedPerSecond / baseRate, two.appliedPerSecond / baseRate, one.joinPerSecond / baseRate, two.joinPerSecond / baseRate))
+    print(String(format: "the morning at once through one hub: %.0f/s, %.2f× the baseline", burst.appliedPerSecond, burst.appliedPerSecond / baseRate))
 
     var rows: [BenchRow] = []
     for r in [one, two] {
@@ -69,6 +76,10 @@ do {
         let peaks = r.memory.map { String(format: "%.1f MiB", Double($0.peak) / 1024) }.joined(separator: " + ")
         rows.append(BenchRow(area: "centre", figure: "hub RSS peak (VmHWM), \(label); PostgreSQL sessions at the peak: \(r.connections)", median: peaks))
     }
+    rows.append(BenchRow(area: "centre", figure: "\(deviceCount) devices, the morning offered at once through one `steppie hub`: applied changes per second (\(burst.applied) entries)",
+                         median: String(format: "%.0f/s", burst.appliedPerSecond), target: "≥ 0.5× baseline",
+                         baseline: "the same rows by one `psql` session, `INSERT … ON CONFLICT` in batches of 500",
+                         baselineMedian: String(format: "%.0f rows/s", baseRate), ratio: BenchRow.ratio(burst.appliedPerSecond, baseRate)))
     BenchRow.publish(rows)
 } catch {
     FileHandle.standardError.write(Data("steppie-bench-centre: \(error)\n".utf8))
