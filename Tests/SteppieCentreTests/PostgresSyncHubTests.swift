@@ -11,6 +11,36 @@ extension CentreTests {
     /// The hub's promises on PostgreSQL, as `HubFeed` and the household hub keep them.
     @Suite struct PostgresSyncHubTests {
         /// A device that brings a child, and a second device given it.
+        /// Polls `condition` until it holds (at most 10 s).
+        static func waitUntil(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline { if condition() { return true }; usleep(10_000) }
+            return condition()
+        }
+
+        /// A pull by a device from its cursor, held up to 20 s by a hub on another thread.
+        final class HeldPull: Sendable {
+            let group = DispatchGroup()
+            let reply = Mutex<Result<PullReply, SyncRefusal>?>(nil)
+
+            init(_ f: CentreFixture, _ device: TestDevice) {
+                let cursor = device.cursor, now = f.now
+                DispatchQueue.global().async(group: group) { [self] in
+                    let answer = Result { () throws(SyncRefusal) -> PullReply in
+                        try f.hub.pull(PullRequest(device: device.id, sentAt: now, cursor: cursor, waitMilliseconds: 20_000),
+                                       credential: device.credential)
+                    }
+                    reply.withLock { $0 = answer }
+                }
+            }
+
+            /// Its reply once the hub answered.
+            func answered() throws -> PullReply {
+                group.wait()
+                return try #require(reply.withLock { $0 }).get()
+            }
+        }
+
         static func twoDevices(_ f: CentreFixture) throws -> (TestDevice, TestDevice, child: String) {
             var home = TestDevice(), school = TestDevice()
             let child = UUID().uuidString.lowercased()
@@ -242,33 +272,18 @@ extension CentreTests {
             let second = try CentreFixture(database: first.database)
             second.hub.startListening()
             defer { second.hub.shutdown() }
-            func waitUntil(_ condition: () -> Bool) -> Bool {
-                let deadline = Date().addingTimeInterval(10)
-                while Date() < deadline { if condition() { return true }; usleep(10_000) }
-                return condition()
-            }
-            #expect(waitUntil { second.hub.isListening })
+            #expect(Self.waitUntil { second.hub.isListening })
             var (home, school, child) = try Self.twoDevices(first)
             _ = try second.pullAll(&school)
             _ = try first.pullAll(&home)
 
             for round in 0..<2 {
                 let before = second.hub.nudgesReceived
-                let held = Mutex<Result<PullReply, SyncRefusal>?>(nil)
-                let cursor = school.cursor, device = school, now = second.now
-                let group = DispatchGroup()
                 let started = Date()
-                DispatchQueue.global().async(group: group) {
-                    let reply = Result { () throws(SyncRefusal) -> PullReply in
-                        try second.hub.pull(PullRequest(device: device.id, sentAt: now, cursor: cursor, waitMilliseconds: 20_000),
-                                            credential: device.credential)
-                    }
-                    held.withLock { $0 = reply }
-                }
+                let held = HeldPull(second, school)
                 let press = home.press(child: child, routine: "routine-\(round)", now: first.now)
                 #expect(try first.push(home, [press]).acknowledged == UInt64(2 + round))
-                group.wait()
-                let reply = try #require(held.withLock { $0 }).get()
+                let reply = try held.answered()
                 #expect(reply.entries == [press.entry])
                 school.cursor = reply.cursor
                 #expect(second.hub.nudgesReceived > before, "no notification reached the other hub")
@@ -277,8 +292,8 @@ extension CentreTests {
                     // The server ends the listener's session: it connects again and listens.
                     let admin = try PostgresConnection(conninfo: first.database.conninfo)
                     try admin.run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
-                    #expect(waitUntil { !second.hub.isListening })
-                    #expect(waitUntil { second.hub.isListening })
+                    #expect(Self.waitUntil { !second.hub.isListening })
+                    #expect(Self.waitUntil { second.hub.isListening })
                 }
             }
         }
@@ -292,42 +307,27 @@ extension CentreTests {
             let second = try CentreFixture(database: first.database)
             second.hub.startListening()
             defer { second.hub.shutdown() }
-            func waitUntil(_ condition: () -> Bool) -> Bool {
-                let deadline = Date().addingTimeInterval(10)
-                while Date() < deadline { if condition() { return true }; usleep(10_000) }
-                return condition()
-            }
-            #expect(waitUntil { second.hub.isListening })
+            #expect(Self.waitUntil { second.hub.isListening })
             var (home, school, child) = try Self.twoDevices(first)
             let other = UUID().uuidString.lowercased()   // home's own second child; school is not given it
             #expect(try first.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: first.now)]).acknowledged == 2)
             _ = try second.pullAll(&school)
             _ = try first.pullAll(&home)
 
-            let held = Mutex<Result<PullReply, SyncRefusal>?>(nil)
-            let cursor = school.cursor, device = school, now = second.now
             let readsBefore = second.hub.pullReads
-            let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) {
-                let reply = Result { () throws(SyncRefusal) -> PullReply in
-                    try second.hub.pull(PullRequest(device: device.id, sentAt: now, cursor: cursor, waitMilliseconds: 20_000),
-                                        credential: device.credential)
-                }
-                held.withLock { $0 = reply }
-            }
-            #expect(waitUntil { second.hub.pullReads == readsBefore + 1 })   // held, after its first read
+            let held = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullReads == readsBefore + 1 })   // held, after its first read
             let nudgesBefore = second.hub.nudgesReceived
             for n in 0..<5 {
                 #expect(try first.push(home, [home.press(child: other, routine: "other-\(n)", now: first.now)]).acknowledged == UInt64(3 + n))
             }
-            #expect(waitUntil { second.hub.nudgesReceived >= nudgesBefore + 5 })
+            #expect(Self.waitUntil { second.hub.nudgesReceived >= nudgesBefore + 5 })
             #expect(second.hub.pullReads == readsBefore + 1, "woken for another child's presses")
-            #expect(held.withLock { $0 } == nil)
+            #expect(held.reply.withLock { $0 } == nil)
 
             let press = home.press(child: child, routine: "routine-0", now: first.now)
             #expect(try first.push(home, [press]).acknowledged == 8)
-            group.wait()
-            let reply = try #require(held.withLock { $0 }).get()
+            let reply = try held.answered()
             #expect(reply.entries == [press.entry])
             #expect(second.hub.pullReads == readsBefore + 2)
         }
