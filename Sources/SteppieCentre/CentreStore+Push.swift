@@ -4,10 +4,18 @@ import SteppieSync
 
 extension CentreStore {
     /// Takes a device's entries after its acknowledged ones, all or none, in one transaction
-    /// (`HubFeed.push`). Every push holds the `hub_state` row (`FOR UPDATE`) from before it reads
-    /// the owners until it commits: pushes are taken one at a time across every hub process, so
-    /// the feed's positions (an identity sequence, handed out in the order they are asked for) are
-    /// committed in the order they were taken and a pull never passes one still to come.
+    /// (`HubFeed.push`), in a fixed number of statements whatever its size: the owners in one
+    /// read, the registers, the events and the feed each in one insert of a `jsonb` array.
+    ///
+    /// Pushes of different devices run side by side up to their feed insert. The feed's positions
+    /// (an identity sequence) are taken under the `hub_state` row lock (`FOR UPDATE`), held from
+    /// just before the feed insert to the commit, so they are committed in the order they were
+    /// taken and a pull never passes one still to come; what runs under it is the feed insert,
+    /// two updates and the commit. Register and event rows are written before it, in key order
+    /// (two pushes of one record lock its row in the same order, never crosswise); a push that
+    /// names or archives a child holds `namesLockKey` from the start, so the hub settles two
+    /// devices' "Mina" one push at a time, and its own renames (rows no other push writes) come
+    /// under the hub lock.
     package func push(_ request: PushRequest, credentialHash: String, now: Int64) throws -> Result<PushReply, SyncRefusal> {
         try pool.withConnection { c in
             try c.transaction { c -> Result<PushReply, SyncRefusal> in
@@ -25,7 +33,8 @@ extension CentreStore {
                     fresh.append(numbered.entry)
                 }
                 guard !fresh.isEmpty else { return .success(PushReply(acknowledged: acked, hubTime: now)) }
-                var clock = try Self.lockHub(c)
+                let names = fresh.contains { if case .change(let change) = $0 { Self.namesChild(change) } else { false } }
+                if names { try c.run("SELECT pg_advisory_xact_lock($1)", [.integer(Self.namesLockKey)]) }
                 var children = device.children, own = device.own
                 var owners = try Self.knownOwners(c, of: fresh)
                 for entry in fresh {
@@ -40,26 +49,11 @@ extension CentreStore {
                         return .failure(refusal)
                     }
                 }
-                var namesTouched: Set<String> = []
-                for entry in fresh {
-                    switch entry {
-                    case .change(let change):
-                        let taken = try c.run(Statements.register, [
-                            .text(change.entity.rawValue), .text(change.record), .text(change.field), .text(change.child),
-                            .text(SyncJSON.text(change.value)), .text(change.stamp.description)])
-                        if taken > 0, change.entity == .child, change.field == "name" || change.field == "archived" {
-                            namesTouched.insert(change.record)
-                        }
-                    case .event(let event):
-                        try c.run(Statements.event, [
-                            .text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
-                            .text(event.kind.rawValue), .text(event.at), .text(event.stamp.description),
-                            event.shownTitle.map { .text(SyncJSON.text($0)) } ?? .null,
-                            event.shownIcon.map { .text(SyncJSON.text($0)) } ?? .null])
-                    }
-                    try c.run(Statements.feed, [.text(request.device.text), .text(entry.child), .integer(now), .text(Self.json(entry))])
-                    clock.observe(entry.stamp)
-                }
+                let namesTouched = try Self.writeRegisters(c, fresh)
+                try Self.writeEvents(c, fresh)
+                var clock = try Self.lockHub(c)
+                for entry in fresh { clock.observe(entry.stamp) }
+                try Self.appendToFeed(c, origin: request.device, fresh, now: now)
                 // After the device's entries: the hub's own rename of a child whose name was taken.
                 try Self.settleChildNames(c, namesTouched, clock: &clock, now: now)
                 try c.run("UPDATE hub_state SET clock_wall = $1, clock_counter = $2 WHERE id = 'singleton'",
@@ -72,8 +66,64 @@ extension CentreStore {
         }
     }
 
+    /// The advisory lock a push that names or archives a child holds (distinct from the joins'
+    /// and the migrator's).
+    static let namesLockKey: Int64 = 0x5374_6570_4E61_6D65
+
+    /// A change the hub's unique child names depend on.
+    static func namesChild(_ change: FieldChange) -> Bool {
+        change.entity == .child && (change.field == "name" || change.field == "archived")
+    }
+
+    /// Every register change of a push in one insert, the last writer by stamp winning as
+    /// `Statements.register` decides one: of two changes of one field in the push only the later
+    /// goes in (one statement cannot write a row twice), rows in key order. Returns the children
+    /// whose name or archived flag was taken.
+    static func writeRegisters(_ c: PostgresConnection, _ entries: [SyncEntry]) throws -> Set<String> {
+        var latest: [String: FieldChange] = [:]
+        for case .change(let change) in entries {
+            let key = change.entity.rawValue + "/" + change.record + "/" + change.field
+            if let kept = latest[key], !kept.stamp.description.utf8.lexicographicallyPrecedes(change.stamp.description.utf8) { continue }
+            latest[key] = change
+        }
+        guard !latest.isEmpty else { return [] }
+        let rows = latest.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value).map { change in
+            "[" + [change.entity.rawValue, change.record, change.field, change.child].map(Self.jsonString).joined(separator: ",")
+                + "," + SyncJSON.text(change.value) + "," + Self.jsonString(change.stamp.description) + "]"
+        }
+        let taken = try c.query(Statements.registers, [.text("[" + rows.joined(separator: ",") + "]")]) { r in
+            (try r.text(0), try r.text(1), try r.text(2))
+        }
+        return Set(taken.filter { $0.0 == SyncEntity.child.rawValue && ($0.2 == "name" || $0.2 == "archived") }.map(\.1))
+    }
+
+    /// Every completion event of a push in one insert (an event already taken stays as it was).
+    static func writeEvents(_ c: PostgresConnection, _ entries: [SyncEntry]) throws {
+        var events: [CompletionEvent] = []
+        for case .event(let event) in entries { events.append(event) }
+        guard !events.isEmpty else { return }
+        let rows = events.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { event in
+            var fields = [("id", event.id), ("child", event.child), ("routine", event.routine), ("set", event.set),
+                          ("date", event.date), ("kind", event.kind.rawValue), ("at", event.at), ("stamp", event.stamp.description)]
+                .map { Self.jsonString($0.0) + ":" + Self.jsonString($0.1) }
+            if let title = event.shownTitle { fields.append("\"title\":" + SyncJSON.text(title)) }
+            if let icon = event.shownIcon { fields.append("\"icon\":" + SyncJSON.text(icon)) }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        try c.run(Statements.events, [.text("[" + rows.joined(separator: ",") + "]")])
+    }
+
+    /// A push's entries at the end of the feed in one insert, their positions in the push's order.
+    static func appendToFeed(_ c: PostgresConnection, origin: DeviceID, _ entries: [SyncEntry], now: Int64) throws {
+        let rows = entries.map { "[" + Self.jsonString($0.child) + "," + Self.json($0) + "]" }
+        try c.run(Statements.feedRows, [.text(origin.text), .integer(now), .text("[" + rows.joined(separator: ",") + "]")])
+    }
+
+    /// A string as a JSON string literal.
+    static func jsonString(_ text: String) -> String { SyncJSON.text(.string(text)) }
+
     /// The hub's shared hybrid clock, read under the `hub_state` row lock (held to the end of the
-    /// transaction: the one order of every push across processes).
+    /// transaction: the one order of every push's feed positions across processes).
     static func lockHub(_ c: PostgresConnection) throws -> HubClock {
         guard let row = try c.queryFirst("""
             SELECT device_id, clock_wall, clock_counter FROM hub_state WHERE id = 'singleton' FOR UPDATE
@@ -83,7 +133,7 @@ extension CentreStore {
         return HubClock(last: HybridTimestamp(wall: row.1, counter: UInt32(clamping: row.2), device: device))
     }
 
-    /// The owners the hub knows of every record an entry names or points at.
+    /// The owners the hub knows of every record an entry names or points at, in one read.
     static func knownOwners(_ c: PostgresConnection, of entries: [SyncEntry]) throws -> [RecordKey: String] {
         var keys: Set<RecordKey> = []
         for entry in entries {
@@ -98,11 +148,14 @@ extension CentreStore {
             case .event(let event): keys.insert(RecordKey(.routine, event.routine))
             }
         }
+        guard !keys.isEmpty else { return [:] }
+        let pairs = keys.map { "[" + Self.jsonString($0.entity.rawValue) + "," + Self.jsonString($0.id) + "]" }
+        let rows = try c.query(Statements.owners, [.text("[" + pairs.joined(separator: ",") + "]")]) { r in
+            (try r.text(0), try r.text(1), try r.text(2))
+        }
         var owners: [RecordKey: String] = [:]
-        for key in keys {
-            if let owner = try c.queryFirst(Statements.owner, [.text(key.entity.rawValue), .text(key.id)], { try $0.text(0) }) {
-                owners[key] = owner
-            }
+        for (entity, id, owner) in rows {
+            if let entity = SyncEntity(rawValue: entity) { owners[RecordKey(entity, id)] = owner }
         }
         return owners
     }

@@ -139,7 +139,6 @@ enum Statements {
         """)
     static let lockDevice = PostgresStatement("centre_lock_device", "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
     static let contact = PostgresStatement("centre_contact", "UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3")
-    static let owner = PostgresStatement("centre_owner", "SELECT child FROM registers WHERE entity = $1 AND record = $2 LIMIT 1")
     /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte
     /// (`COLLATE "C"`, as SQLite compares them), never by a locale's collation.
     static let register = PostgresStatement("centre_register", """
@@ -147,11 +146,34 @@ enum Statements {
         ON CONFLICT (entity, record, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
         WHERE excluded.stamp COLLATE "C" > registers.stamp COLLATE "C"
         """)
-    static let event = PostgresStatement("centre_event", """
-        INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb) ON CONFLICT (id) DO NOTHING
-        """)
     static let feed = PostgresStatement("centre_feed", "INSERT INTO feed (origin, child, taken_at, entry) VALUES ($1, $2, $3, $4::jsonb)")
+    /// A push's registers (`CentreStore.writeRegisters`): a `jsonb` array of
+    /// `[entity, record, field, child, value, stamp]`, one per field, in key order; returns the
+    /// fields taken (new, or later than what the hub held).
+    static let registers = PostgresStatement("centre_registers", """
+        INSERT INTO registers (entity, record, field, child, value, stamp)
+        SELECT r->>0, r->>1, r->>2, r->>3, r->4, r->>5 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n
+        ON CONFLICT (entity, record, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp
+        WHERE excluded.stamp COLLATE "C" > registers.stamp COLLATE "C"
+        RETURNING entity, record, field
+        """)
+    /// A push's events: a `jsonb` array of objects (`title` and `icon` absent when not shown).
+    static let events = PostgresStatement("centre_events", """
+        INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
+        SELECT e->>'id', e->>'child', e->>'routine', e->>'set', e->>'date', e->>'kind', e->>'at', e->>'stamp', e->'title', e->'icon'
+        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n
+        ON CONFLICT (id) DO NOTHING
+        """)
+    /// A push's feed rows: a `jsonb` array of `[child, entry]`, positions taken in its order.
+    static let feedRows = PostgresStatement("centre_feed_rows", """
+        INSERT INTO feed (origin, child, taken_at, entry)
+        SELECT $1::text, f->>0, $2::bigint, f->1 FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(f, n) ORDER BY n
+        """)
+    /// The owner (child) of each `[entity, record]` in a `jsonb` array that the hub knows.
+    static let owners = PostgresStatement("centre_owners", """
+        SELECT k->>0, k->>1, o.child FROM jsonb_array_elements($1::jsonb) AS k
+        CROSS JOIN LATERAL (SELECT child FROM registers WHERE entity = k->>0 AND record = k->>1 LIMIT 1) AS o
+        """)
     static let position = PostgresStatement("centre_position", "SELECT COALESCE(MAX(position), 0) FROM feed")
     static let forgotten = PostgresStatement("centre_forgotten", "SELECT forgotten_through FROM hub_state WHERE id = 'singleton'")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieCore
+import SteppieTestSupport
 @testable import SteppieCLI
 
 /// Runs `steppie` in-process against a temporary database with a manual clock.
@@ -41,12 +42,6 @@ final class CLIHarness {
         return Result(status: status, out: captured.out, err: captured.err)
     }
 
-    /// The built `steppie` binary, for tests that need real processes.
-    static var binary: String {
-        for config in ["debug", "release"] {
-            let path = repository.appendingPathComponent(".build/\(config)/steppie").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return repository.appendingPathComponent(".build/debug/steppie").path
-    }
+    /// The built `steppie` binary, for tests that need real processes (`BuiltBinary`).
+    static var binary: String { BuiltBinary.path(repository: repository) }
 }

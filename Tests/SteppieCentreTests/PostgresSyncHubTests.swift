@@ -263,6 +263,86 @@ extension CentreTests {
             #expect(positions == Array(1...Int64(positions.count)))
         }
 
+        /// A push is written in a few statements (`CentreStore.writeRegisters`): of two changes
+        /// of one field in it the later stamp is kept whatever their order, and the feed carries
+        /// both, in the push's order.
+        @Test func aPushWithTwoChangesOfOneFieldKeepsTheLaterAndFeedsBoth() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            _ = try f.pullAll(&school)
+            let first = home.change(.routine, "r1", child: child, "title", .string("Wash"), now: f.now)
+            let second = home.change(.routine, "r1", child: child, "title", .string("Brush"), now: f.now)
+            // A hostile order: the later stamp first. Sequence numbers say the order, stamps who wins.
+            guard case .change(let a) = first.entry, case .change(let b) = second.entry else { Issue.record("not changes"); return }
+            let swapped = [NumberedEntry(seq: first.seq, entry: .change(b)), NumberedEntry(seq: second.seq, entry: .change(a))]
+            let routine = home.change(.routine, "r1", child: child, "set", .string("set-1"), now: f.now)
+            let press = home.press(child: child, routine: "r1", now: f.now)
+            #expect(try f.push(home, swapped + [routine, press]).acknowledged == home.seq)
+            let c = try PostgresConnection(conninfo: f.database.conninfo)
+            let title = try c.queryFirst("SELECT value #>> '{}' FROM registers WHERE entity = 'routine' AND record = 'r1' AND field = 'title'",
+                                         [], { try $0.text(0) })
+            #expect(title == "Brush")
+            #expect(try f.pullAll(&school) == swapped.map(\.entry) + [routine.entry, press.entry])
+        }
+
+        /// Devices that share a child push changes of the same records, in every order, through
+        /// two hub processes at once: no push fails (their rows are locked in one order, never
+        /// crosswise), every field holds its latest stamp, and the feed holds every entry once
+        /// at positions without a gap.
+        @Test func pushesOfTheSameRecordsSideBySideNeitherDeadlockNorLoseALaterValue() throws {
+            let first = try CentreFixture()
+            defer { first.database.drop() }
+            let second = try CentreFixture(database: first.database)
+            let (home, _, child) = try Self.twoDevices(first)
+            var devices = [home] + (0..<5).map { _ in TestDevice() }
+            for i in 1..<devices.count { try (i % 2 == 0 ? first : second).join(&devices[i], children: [child]) }
+            let pushes = 15, perPush = 12
+            let failures = Mutex<[String]>([])
+            let written = Mutex<[FieldChange]>([])
+            let group = DispatchGroup()
+            for (i, device) in devices.enumerated() {
+                DispatchQueue.global().async(group: group) {
+                    var d = device
+                    var rng = SystemRandomNumberGenerator()
+                    let hub = i % 2 == 0 ? first : second
+                    for _ in 0..<pushes {
+                        let batch = (0..<perPush).map { _ in
+                            d.change(.routine, "r\(Int.random(in: 0..<4, using: &rng))", child: child,
+                                     ["title", "icon", "color", "time"].randomElement(using: &rng) ?? "title",
+                                     .string("v\(Int.random(in: 0..<1000, using: &rng))"), now: hub.now)
+                        }
+                        do {
+                            _ = try hub.push(d, batch)
+                            let changes = batch.compactMap { if case .change(let change) = $0.entry { change } else { nil } }
+                            written.withLock { $0 += changes }
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                            break
+                        }
+                    }
+                }
+            }
+            group.wait()
+            #expect(failures.withLock { $0 }.isEmpty)
+            var latest: [String: FieldChange] = [:]
+            for change in written.withLock({ $0 }) {
+                let key = change.record + "/" + change.field
+                if let kept = latest[key], kept.stamp.description >= change.stamp.description { continue }
+                latest[key] = change
+            }
+            let c = try PostgresConnection(conninfo: first.database.conninfo)
+            let held = try c.query("SELECT record || '/' || field, value #>> '{}', stamp FROM registers WHERE entity = 'routine'") {
+                (try $0.text(0), try $0.text(1), try $0.text(2))
+            }
+            #expect(held.count == latest.count)
+            for (key, value, stamp) in held {
+                #expect(latest[key]?.value.string == value && latest[key]?.stamp.description == stamp, "\(key)")
+            }
+            let positions = try c.query("SELECT position FROM feed ORDER BY position") { try $0.int(0) }
+            #expect(positions == Array(1...Int64(1 + devices.count * pushes * perPush)))
+        }
+
         /// A pull held by one hub process is woken by PostgreSQL's NOTIFY when another process
         /// commits a push (`CentreStore.nudge`, `PostgresSyncHub.startListening`), and its listener
         /// comes back after the server ends its session.

@@ -8,10 +8,10 @@ import SteppieCore
 /// signal mask and stopped by its PID.
 final class ServiceFixture {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The debug build, or `STEPPIE_SERVICE_BIN` (a build of another commit: a test is checked
-    /// against the code before its fix that way).
+    /// `STEPPIE_SERVICE_BIN` (a build of another commit: a test is checked against the code
+    /// before its fix that way), else the binary the process tests run (`BuiltBinary`).
     static var binary: String {
-        ProcessInfo.processInfo.environment["STEPPIE_SERVICE_BIN"] ?? repository.appendingPathComponent(".build/debug/steppie").path
+        ProcessInfo.processInfo.environment["STEPPIE_SERVICE_BIN"] ?? BuiltBinary.path(repository: repository)
     }
 
     let directory: String

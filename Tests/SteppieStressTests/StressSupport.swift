@@ -9,13 +9,7 @@ import SteppieCore
 /// The repository root and the built binary, for tests that start real processes.
 enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var binary: String {
-        for config in ["debug", "release"] {
-            let path = root.appendingPathComponent(".build/\(config)/steppie").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return root.appendingPathComponent(".build/debug/steppie").path
-    }
+    static var binary: String { BuiltBinary.path(repository: root) }
 }
 
 /// A temporary directory with a database, and `steppie` run in-process against it.
