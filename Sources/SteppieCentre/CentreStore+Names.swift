@@ -23,8 +23,10 @@ extension CentreStore {
     /// takes through the feed; the conflict and how it was settled are kept in `conflicts`.
     static func settleChildNames(_ c: PostgresConnection, _ touched: Set<String>, clock: inout HubClock, now: Int64) throws {
         guard !touched.isEmpty else { return }
+        // Read once (the push holds `namesLockKey`: no other push changes a name meanwhile), and
+        // kept as this loop renames.
+        var children = try activeChildNames(c)
         for id in touched.sorted() {
-            let children = try activeChildNames(c)
             guard let name = children.first(where: { $0.id == id })?.name else { continue }
             let others = Set(children.filter { $0.id != id }.map { nameKey($0.name) })
             guard others.contains(nameKey(name)) else { continue }
@@ -42,6 +44,7 @@ extension CentreStore {
             try c.run(Statements.feed, [.text(change.stamp.device.text), .text(id), .integer(now), .text(json(.change(change)))])
             try c.run("INSERT INTO conflicts (at, entity, record, reason) VALUES ($1, 'child', $2, $3)",
                       [.integer(now), .text(id), .text("renamed: \(name) → \(candidate)")])
+            if let i = children.firstIndex(where: { $0.id == id }) { children[i].name = candidate }
         }
     }
 }

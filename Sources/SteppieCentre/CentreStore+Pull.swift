@@ -108,13 +108,17 @@ extension CentreStore {
 
     /// Forgets feed entries taken longer ago than the horizon (`HubFeed.forget`); the registers
     /// keep everything, so a device whose cursor is older gets a fresh copy and misses no delete.
-    /// Nothing to forget (most calls) is one indexed read; forgetting holds the `hub_state` row.
+    /// Nothing to forget (most calls) is one read of the oldest entry on the `taken_at` index
+    /// (`MAX(position) … WHERE taken_at < cutoff` alone walked the whole feed backwards by
+    /// position when nothing was that old: with 50,000 entries it filled the pool); forgetting
+    /// holds the `hub_state` row.
     package func forget(now: Int64) throws {
         let cutoff = now - SyncProtocol.feedHorizonMilliseconds
         try pool.withConnection { c in
-            guard let last = try c.queryFirst("SELECT MAX(position) FROM feed WHERE taken_at < $1", [.integer(cutoff)], {
-                try $0.optionalInt(0)
-            }) ?? nil else { return }
+            guard try c.queryFirst(Statements.oldestTaken, [], { try $0.optionalInt(0) }).flatMap({ $0 }).map({ $0 < cutoff }) == true,
+                  let last = try c.queryFirst("SELECT MAX(position) FROM feed WHERE taken_at < $1", [.integer(cutoff)], {
+                      try $0.optionalInt(0)
+                  }) ?? nil else { return }
             try c.transaction { c in
                 _ = try Self.lockHub(c)
                 try c.run("DELETE FROM feed WHERE position <= $1", [.integer(last)])

@@ -51,16 +51,29 @@ extension CentreStore {
                 }
                 let namesTouched = try Self.writeRegisters(c, fresh)
                 try Self.writeEvents(c, fresh)
-                var clock = try Self.lockHub(c)
-                for entry in fresh { clock.observe(entry.stamp) }
-                try Self.appendToFeed(c, origin: request.device, fresh, now: now)
-                // After the device's entries: the hub's own rename of a child whose name was taken.
-                try Self.settleChildNames(c, namesTouched, clock: &clock, now: now)
-                try c.run("UPDATE hub_state SET clock_wall = $1, clock_counter = $2 WHERE id = 'singleton'",
-                          [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
                 try c.run("UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3",
                           [.integer(Int64(clamping: expected - 1)), Self.list(own), .text(request.device.text)])
+                // Delivered at the commit, as everything else here.
                 try Self.nudge(c, children: Set(fresh.map(\.child)))
+                let rows = Self.feedRows(fresh)
+                if namesTouched.isEmpty {
+                    // The hub lock, the clock and the feed in one statement: the lock is held for
+                    // its run and the commit, never while this process prepares the next statement.
+                    let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
+                    let fed = try c.run(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
+                                                                  .text(request.device.text), .integer(now), .text(rows)])
+                    guard fed == fresh.count else {
+                        throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
+                    }
+                } else {
+                    var clock = try Self.lockHub(c)
+                    for entry in fresh { clock.observe(entry.stamp) }
+                    try c.run(Statements.feedRows, [.text(request.device.text), .integer(now), .text(rows)])
+                    // After the device's entries: the hub's own rename of a child whose name was taken.
+                    try Self.settleChildNames(c, namesTouched, clock: &clock, now: now)
+                    try c.run("UPDATE hub_state SET clock_wall = $1, clock_counter = $2 WHERE id = 'singleton'",
+                              [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
+                }
                 return .success(PushReply(acknowledged: expected - 1, hubTime: now))
             }
         }
@@ -113,10 +126,9 @@ extension CentreStore {
         try c.run(Statements.events, [.text("[" + rows.joined(separator: ",") + "]")])
     }
 
-    /// A push's entries at the end of the feed in one insert, their positions in the push's order.
-    static func appendToFeed(_ c: PostgresConnection, origin: DeviceID, _ entries: [SyncEntry], now: Int64) throws {
-        let rows = entries.map { "[" + Self.jsonString($0.child) + "," + Self.json($0) + "]" }
-        try c.run(Statements.feedRows, [.text(origin.text), .integer(now), .text("[" + rows.joined(separator: ",") + "]")])
+    /// A push's entries as the feed's insert takes them: a `jsonb` array of `[child, entry]`.
+    static func feedRows(_ entries: [SyncEntry]) -> String {
+        "[" + entries.map { "[" + Self.jsonString($0.child) + "," + Self.json($0) + "]" }.joined(separator: ",") + "]"
     }
 
     /// A string as a JSON string literal.

@@ -169,11 +169,27 @@ enum Statements {
         INSERT INTO feed (origin, child, taken_at, entry)
         SELECT $1::text, f->>0, $2::bigint, f->1 FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(f, n) ORDER BY n
         """)
+    /// A push's end (`CentreStore.push`): the `hub_state` row locked by the update that moves
+    /// the hub's clock to the push's latest stamp (wall, counter) when it is later, then the feed
+    /// rows (`feedRows`' array) inserted after it. The insert reads the update's row, so its
+    /// positions are taken only once the lock is held; the sort makes every row wait for it.
+    static let clockAndFeed = PostgresStatement("centre_clock_and_feed", """
+        WITH clock AS (
+            UPDATE hub_state SET
+                clock_wall = CASE WHEN ($1::bigint, $2::bigint) > (clock_wall, clock_counter) THEN $1::bigint ELSE clock_wall END,
+                clock_counter = CASE WHEN ($1::bigint, $2::bigint) > (clock_wall, clock_counter) THEN $2::bigint::integer ELSE clock_counter END
+            WHERE id = 'singleton' RETURNING id
+        )
+        INSERT INTO feed (origin, child, taken_at, entry)
+        SELECT $3::text, f->>0, $4::bigint, f->1 FROM clock, jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(f, n) ORDER BY n
+        """)
     /// The owner (child) of each `[entity, record]` in a `jsonb` array that the hub knows.
     static let owners = PostgresStatement("centre_owners", """
         SELECT k->>0, k->>1, o.child FROM jsonb_array_elements($1::jsonb) AS k
         CROSS JOIN LATERAL (SELECT child FROM registers WHERE entity = k->>0 AND record = k->>1 LIMIT 1) AS o
         """)
+    /// When the oldest entry the feed keeps was taken (`feed_by_time`'s first key), NULL when empty.
+    static let oldestTaken = PostgresStatement("centre_oldest_taken", "SELECT MIN(taken_at) FROM feed")
     static let position = PostgresStatement("centre_position", "SELECT COALESCE(MAX(position), 0) FROM feed")
     static let forgotten = PostgresStatement("centre_forgotten", "SELECT forgotten_through FROM hub_state WHERE id = 'singleton'")
 }

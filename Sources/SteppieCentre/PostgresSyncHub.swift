@@ -32,6 +32,10 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// push waking every pull was hundreds of reads a push, which filled the pool.
     private let board = Mutex(WakeBoard())
     private let stopping = Atomic<Bool>(false)
+    /// The hub's time when a pull last looked for feed entries past the horizon.
+    private let lastForget = Atomic<Int64>(Int64.min / 2)
+    /// How often pulls look for entries past the horizon (180 days): every 10 s of the hub's clock.
+    package static let forgetEveryMilliseconds: Int64 = 10_000
     private let listening = Atomic<Bool>(false)
     /// Notifications received from PostgreSQL, for tests and the benchmark.
     private let nudges = Atomic<Int>(0)
@@ -160,8 +164,13 @@ package final class PostgresSyncHub: SyncHubHandling {
             let seen = wakeupCount
             reads.add(1, ordering: .sequentiallyConsistent)
             let reply = try answer {
-                // The feed keeps its horizon (one indexed read when there is nothing to forget).
-                try store.forget(now: now)
+                // The feed keeps its horizon (one indexed read when there is nothing to forget),
+                // looked at once in `forgetEveryMilliseconds` of the hub's clock, not at every read.
+                let last = lastForget.load(ordering: .sequentiallyConsistent)
+                if now - last >= Self.forgetEveryMilliseconds || now < last {
+                    lastForget.store(now, ordering: .sequentiallyConsistent)
+                    try store.forget(now: now)
+                }
                 return try store.pull(current, credentialHash: hash, now: now)
             }
             if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline

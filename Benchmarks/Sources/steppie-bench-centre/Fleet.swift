@@ -54,8 +54,17 @@ final class Fleet: @unchecked Sendable {
         parked.with { $0.removeAll() }
     }
 
+    /// A finished pull goes before every waiting push: a real device reads its pull on a thread
+    /// of its own, never behind other devices' pushes, so the bench's queue must not add that
+    /// wait to the propagation it measures.
     func enqueue(_ task: Task) {
-        queue.with { $0.append(task) }
+        queue.with {
+            if case .finishPull = task, let first = $0.firstIndex(where: { if case .run = $0 { true } else { false } }) {
+                $0.insert(task, at: first)
+            } else {
+                $0.append(task)
+            }
+        }
         signal.signal()
     }
 
