@@ -8,10 +8,10 @@ extension CentreStore {
     /// read, the registers, the events and the feed each in one insert of a `jsonb` array.
     ///
     /// Pushes of different devices run side by side up to their feed insert. The feed's positions
-    /// (an identity sequence) are taken under the `hub_state` row lock (`FOR UPDATE`), held from
-    /// just before the feed insert to the commit, so they are committed in the order they were
-    /// taken and a pull never passes one still to come; what runs under it is the feed insert,
-    /// two updates and the commit. Register and event rows are written before it, in key order
+    /// (an identity sequence) are taken under the `hub_state` row lock, held from the statement
+    /// that takes it (`Statements.clockAndFeed`: the clock's update, then the feed insert) to the
+    /// commit, so they are committed in the order they were taken and a pull never passes one
+    /// still to come; nothing else runs under it. Register and event rows are written before it, in key order
     /// (two pushes of one record lock its row in the same order, never crosswise); a push that
     /// names or archives a child holds `namesLockKey` from the start, so the hub settles two
     /// devices' "Mina" one push at a time, and its own renames (rows no other push writes) come
