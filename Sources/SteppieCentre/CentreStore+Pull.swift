@@ -115,7 +115,7 @@ extension CentreStore {
     package func forget(now: Int64) throws {
         let cutoff = now - SyncProtocol.feedHorizonMilliseconds
         try pool.withConnection { c in
-            guard try c.queryFirst(Statements.oldestTaken, [], { try $0.optionalInt(0) }).flatMap({ $0 }).map({ $0 < cutoff }) == true,
+            guard let oldest = try c.queryFirst(Statements.oldestTaken, [], { try $0.optionalInt(0) }) ?? nil, oldest < cutoff,
                   let last = try c.queryFirst("SELECT MAX(position) FROM feed WHERE taken_at < $1", [.integer(cutoff)], {
                       try $0.optionalInt(0)
                   }) ?? nil else { return }

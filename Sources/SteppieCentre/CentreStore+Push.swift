@@ -11,11 +11,11 @@ extension CentreStore {
     /// (an identity sequence) are taken under the `hub_state` row lock, held from the statement
     /// that takes it (`Statements.clockAndFeed`: the clock's update, then the feed insert) to the
     /// commit, so they are committed in the order they were taken and a pull never passes one
-    /// still to come; nothing else runs under it. Register and event rows are written before it, in key order
-    /// (two pushes of one record lock its row in the same order, never crosswise); a push that
-    /// names or archives a child holds `namesLockKey` from the start, so the hub settles two
-    /// devices' "Mina" one push at a time, and its own renames (rows no other push writes) come
-    /// under the hub lock.
+    /// still to come; nothing else runs under it but the hub's own renames. Register and event
+    /// rows are written before it, in key order (two pushes of one record lock its row in the
+    /// same order, never crosswise); a push that names or archives a child holds `namesLockKey`
+    /// from the start, so the hub settles two devices' "Mina" one push at a time, and its renames
+    /// (rows no other push writes) come after its feed insert, under the hub lock.
     package func push(_ request: PushRequest, credentialHash: String, now: Int64) throws -> Result<PushReply, SyncRefusal> {
         try pool.withConnection { c in
             try c.transaction { c -> Result<PushReply, SyncRefusal> in
@@ -55,21 +55,18 @@ extension CentreStore {
                           [.integer(Int64(clamping: expected - 1)), Self.list(own), .text(request.device.text)])
                 // Delivered at the commit, as everything else here.
                 try Self.nudge(c, children: Set(fresh.map(\.child)))
-                let rows = Self.feedRows(fresh)
-                if namesTouched.isEmpty {
-                    // The hub lock, the clock and the feed in one statement: the lock is held for
-                    // its run and the commit, never while this process prepares the next statement.
-                    let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
-                    let fed = try c.run(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
-                                                                  .text(request.device.text), .integer(now), .text(rows)])
-                    guard fed == fresh.count else {
-                        throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
-                    }
-                } else {
+                // The hub lock, the clock and the feed in one statement: the lock is held for its
+                // run and the commit, never while this process prepares the next statement.
+                let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
+                let fed = try c.run(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
+                                                              .text(request.device.text), .integer(now), .text(Self.feedRows(fresh))])
+                guard fed == fresh.count else {
+                    throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
+                }
+                if !namesTouched.isEmpty {
+                    // After the device's entries: the hub's own rename of a child whose name was
+                    // taken, stamped after everything the clock has seen (the lock is held already).
                     var clock = try Self.lockHub(c)
-                    for entry in fresh { clock.observe(entry.stamp) }
-                    try c.run(Statements.feedRows, [.text(request.device.text), .integer(now), .text(rows)])
-                    // After the device's entries: the hub's own rename of a child whose name was taken.
                     try Self.settleChildNames(c, namesTouched, clock: &clock, now: now)
                     try c.run("UPDATE hub_state SET clock_wall = $1, clock_counter = $2 WHERE id = 'singleton'",
                               [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
@@ -84,9 +81,10 @@ extension CentreStore {
     static let namesLockKey: Int64 = 0x5374_6570_4E61_6D65
 
     /// A change the hub's unique child names depend on.
-    static func namesChild(_ change: FieldChange) -> Bool {
-        change.entity == .child && (change.field == "name" || change.field == "archived")
-    }
+    static func namesChild(_ change: FieldChange) -> Bool { change.entity == .child && namesField(change.field) }
+
+    /// A child's field the hub's unique names depend on.
+    static func namesField(_ field: String) -> Bool { field == "name" || field == "archived" }
 
     /// Every register change of a push in one insert, the last writer by stamp winning as
     /// `Statements.register` decides one: of two changes of one field in the push only the later
@@ -107,7 +105,7 @@ extension CentreStore {
         let taken = try c.query(Statements.registers, [.text("[" + rows.joined(separator: ",") + "]")]) { r in
             (try r.text(0), try r.text(1), try r.text(2))
         }
-        return Set(taken.filter { $0.0 == SyncEntity.child.rawValue && ($0.2 == "name" || $0.2 == "archived") }.map(\.1))
+        return Set(taken.filter { $0.0 == SyncEntity.child.rawValue && namesField($0.2) }.map(\.1))
     }
 
     /// Every completion event of a push in one insert (an event already taken stays as it was).
@@ -178,10 +176,6 @@ struct HubClock {
     private(set) var last: HybridTimestamp
 
     init(last: HybridTimestamp) { self.last = last }
-
-    mutating func observe(_ stamp: HybridTimestamp) {
-        if stamp > last { last = HybridTimestamp(wall: stamp.wall, counter: stamp.counter, device: last.device) }
-    }
 
     /// A new stamp of the hub's own, after everything seen.
     mutating func tick(physical: Int64) -> HybridTimestamp {

@@ -164,14 +164,9 @@ enum Statements {
         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n
         ON CONFLICT (id) DO NOTHING
         """)
-    /// A push's feed rows: a `jsonb` array of `[child, entry]`, positions taken in its order.
-    static let feedRows = PostgresStatement("centre_feed_rows", """
-        INSERT INTO feed (origin, child, taken_at, entry)
-        SELECT $1::text, f->>0, $2::bigint, f->1 FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS t(f, n) ORDER BY n
-        """)
     /// A push's end (`CentreStore.push`): the `hub_state` row locked by the update that moves
     /// the hub's clock to the push's latest stamp (wall, counter) when it is later, then the feed
-    /// rows (`feedRows`' array) inserted after it. The insert reads the update's row, so its
+    /// rows (`CentreStore.feedRows`: a `jsonb` array of `[child, entry]`) inserted after it, in its order. The insert reads the update's row, so its
     /// positions are taken only once the lock is held; the sort makes every row wait for it.
     static let clockAndFeed = PostgresStatement("centre_clock_and_feed", """
         WITH clock AS (

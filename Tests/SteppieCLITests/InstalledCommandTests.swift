@@ -70,8 +70,10 @@ import Testing
         // The check can fail: the same binary copied without its share/ folder finds no catalogs.
         let lonely = tmp.appendingPathComponent("lonely/bin")
         try FileManager.default.createDirectory(at: lonely, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: bin + "/steppie", toPath: lonely.appendingPathComponent("steppie").path)
-        let missing = try Self.sh("steppie --help", in: elsewhere, path: lonely.path)
+        // The copy is made by `cp` in the child shell, never by this test process: a write descriptor held
+        // here would be inherited by any process another test forks meanwhile, and exec of a file open
+        // for writing anywhere fails with ETXTBSY ("Text file busy", seen once in CI).
+        let missing = try Self.sh("cp '\(bin)/steppie' '\(lonely.path)/steppie' && steppie --help", in: elsewhere, path: lonely.path)
         #expect(missing.status == 1 && missing.err.contains("cannot load the message catalogs"), "\(missing.out)\(missing.err)")
     }
 }

@@ -17,11 +17,8 @@ enum SocketTrustMachine {
 @Suite(.serialized, .enabled(if: SocketTrustMachine.canRunAsOtherUsers,
                              "needs root (to run processes as other users with setpriv) and /usr/bin/python3"))
 struct SocketTrustTests {
-    /// The binary as shipped when the tests are given it (`STEPPIE_RELEASE_BIN`), else the debug one.
-    static var binary: String {
-        if let release = ProcessInfo.processInfo.environment["STEPPIE_RELEASE_BIN"], !release.isEmpty { return release }
-        return ServiceFixture.binary
-    }
+    /// The service's binary (`ServiceFixture.binary`: the one shipped when the tests are given it).
+    static var binary: String { ServiceFixture.binary }
 
     /// A stand-in for the service, run by the attacker: answers every line with a success (a
     /// completion saved), as a real reply is shaped (ServiceProtocol.swift), and writes each line
