@@ -166,8 +166,9 @@ enum Statements {
         """)
     /// A push's end (`CentreStore.push`): the `hub_state` row locked by the update that moves
     /// the hub's clock to the push's latest stamp (wall, counter) when it is later, then the feed
-    /// rows (`CentreStore.feedRows`: a `jsonb` array of `[child, entry]`) inserted after it, in its order. The insert reads the update's row, so its
-    /// positions are taken only once the lock is held; the sort makes every row wait for it.
+    /// rows (`CentreStore.feedRows`: a `jsonb` array of `[child, entry]`) inserted after it, in
+    /// its order. The insert reads the update's row, so its positions are taken only once the
+    /// lock is held; the sort makes every row wait for it.
     static let clockAndFeed = PostgresStatement("centre_clock_and_feed", """
         WITH clock AS (
             UPDATE hub_state SET
