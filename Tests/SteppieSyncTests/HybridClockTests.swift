@@ -1,3 +1,5 @@
+import Foundation
+import SteppieTestSupport
 import Testing
 import SteppieSync
 
@@ -56,5 +58,39 @@ import SteppieSync
                     "001772400000000-01000000-00000000-0000-4000-8000-00000000000a"] {
             #expect(HybridTimestamp(bad) == nil, "\(bad)")
         }
+    }
+
+    /// The byte reader takes exactly what the first definition took (split on `-`, decimal and
+    /// lowercase hex digits, a device id that `UUID` reads and writes back the same), over a
+    /// thousand seeded one-byte changes of a valid stamp.
+    @Test func theByteReaderTakesWhatTheFirstDefinitionTook() {
+        func reference(_ text: String) -> HybridTimestamp? {
+            let parts = text.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count == 15, parts[1].count == 8,
+                  parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
+                  parts[1].allSatisfy({ $0.isHexDigit && $0.isASCII && !$0.isUppercase }),
+                  let wall = Int64(parts[0]), let counter = UInt32(parts[1], radix: 16), counter <= HybridTimestamp.maxCounter,
+                  parts[2].utf8.count == 36, let uuid = UUID(uuidString: String(parts[2])),
+                  uuid.uuidString.lowercased() == parts[2] else { return nil }
+            return HybridTimestamp(wall: wall, counter: counter, device: DeviceID(uuid))
+        }
+        let valid = Array("001772400000000-00abcdef-3f0c9a52-8d1e-4c57-9b7a-2f6e1d0c4b11".unicodeScalars)
+        let replacements = Array("0123456789abcdefABCDEFgz-+ .é٣".unicodeScalars)
+        var random = SeededRandom(seed: 27)
+        var refused = 0
+        for _ in 0..<1_000 {
+            var scalars = valid
+            let at = Int(random.next() % UInt64(scalars.count))
+            switch random.next() % 3 {
+            case 0: scalars[at] = replacements[Int(random.next() % UInt64(replacements.count))]
+            case 1: scalars.remove(at: at)
+            default: scalars.insert(replacements[Int(random.next() % UInt64(replacements.count))], at: at)
+            }
+            let text = String(String.UnicodeScalarView(scalars))
+            #expect(HybridTimestamp(text) == reference(text), "\(text)")
+            if reference(text) == nil { refused += 1 }
+        }
+        #expect(refused > 300)   // the changes reach the refusals, not only digit swaps
+        #expect(HybridTimestamp(String(String.UnicodeScalarView(valid))) != nil)
     }
 }

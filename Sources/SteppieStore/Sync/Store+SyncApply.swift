@@ -32,6 +32,8 @@ extension Store {
         touched.foldDays = copy == nil
         var newest: HybridTimestamp?
         try db.run("UPDATE sync_state SET applying = 1")
+        // A copy page's events are staged, then kept together by the same statements (no day waits on which were new).
+        let staged = copy == nil ? nil : try stagedCopyEvents()
         for entry in entries {
             newest = max(newest ?? entry.stamp, entry.stamp)
             switch entry {
@@ -52,11 +54,19 @@ extension Store {
                     touched.add(change)
                 }
             case .event(let event):
-                if try insertSyncEvent(event) {
+                if let staged {
+                    try staged.bind(Self.eventValues(event))
+                    try staged.execute()
+                } else if try insertSyncEvent(event) {
                     applied.eventsTaken += 1
                     if copy == nil { touched.days.insert(SyncView.DayKey(routine: event.routine, date: event.date)) }
                 }
             }
+        }
+        if staged != nil {
+            for statement in Self.stagedEventInsert { try db.run(statement) }
+            applied.eventsTaken = db.changes
+            try db.run("DELETE FROM temp.sync_copy_events")
         }
         if let newest {
             // Every later local stamp sorts after what came in.
@@ -77,6 +87,18 @@ extension Store {
     /// Keeps one event from elsewhere (`SyncEventSQL.boundSource`); the last statement's changes
     /// say whether it was new.
     static let eventInsert = SyncEventSQL.insert(from: SyncEventSQL.boundSource)
+
+    /// Keeps a copy page's staged events (`stagedCopyEvents`) all at once, with the same encoding.
+    static let stagedEventInsert = SyncEventSQL.insert(from: "SELECT * FROM temp.sync_copy_events")
+
+    /// The insert that stages one event of a copy page (its values as `eventValues` gives them)
+    /// in a temporary table of this connection, made the first time.
+    private func stagedCopyEvents() throws -> Statement {
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS sync_copy_events (id, child, routine, set_id, date, kind, at, shown_title, shown_icon, w, c, d)
+            """)
+        return try db.statement("INSERT INTO temp.sync_copy_events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")
+    }
 
     /// The records and days an apply changed.
     struct Touched {

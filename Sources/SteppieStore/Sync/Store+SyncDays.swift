@@ -26,14 +26,19 @@ extension Store {
     /// Keeps an event once by its id; true when it is new here.
     func insertSyncEvent(_ event: CompletionEvent) throws -> Bool {
         // Kept compactly (schema v12, `SyncEventSQL`): the same statements as the triggers'.
-        let values: [SQLValue] = [
+        let values = Self.eventValues(event)
+        for statement in Self.eventInsert { try db.run(statement, values) }
+        return db.changes > 0
+    }
+
+    /// An event as `SyncEventSQL`'s source binds it (`?1`…`?12`).
+    static func eventValues(_ event: CompletionEvent) -> [SQLValue] {
+        [
             .text(event.id), .text(event.child), .text(event.routine), .text(event.set), .text(event.date),
             .text(event.kind.rawValue), .text(event.at), .optionalText(event.shownTitle.map(SyncJSON.text)),
             .optionalText(event.shownIcon.map(SyncJSON.text)), .integer(event.stamp.wall),
             .integer(Int64(event.stamp.counter)), .text(event.stamp.device.text),
         ]
-        for statement in Self.eventInsert { try db.run(statement, values) }
-        return db.changes > 0
     }
 
     /// One routine's events on one date (an event whose kind or stamp cannot be read is left out).
@@ -85,6 +90,10 @@ extension Store {
     /// they are written again day by day, each failing one noted as `materialize` notes it, so the
     /// tables end as a page-by-page apply leaves them. Returns the conflicts noted.
     func foldCopiedDays(children: [String], physical: Int64) throws -> Int {
+        // As a restore loads its logs: without daily_logs' own indexes and set trigger (each day's
+        // set is its routine's, read from `routines` with its events), made again in one sorted
+        // pass at the end; a failure rolls the whole page back, indexes and trigger with it.
+        let deferred = try dropLogIndexes()
         var looks: [LookKey: SQLValue] = [:]
         let now = stamp(Date())
         var conflicts = 0
@@ -126,6 +135,7 @@ extension Store {
             }
         }
         try flush()
+        try rebuild(deferred)
         return conflicts
     }
 
