@@ -50,22 +50,40 @@ package enum SyncRound {
     }
 
     /// Pulls until the hub has nothing more right now (`wait`: how long the first request may
-    /// be held when nothing is new).
+    /// be held when nothing is new). While one reply is applied the next is already asked for
+    /// (`PulledAhead`: the request a reply leads to is known when it comes), so the hub reads a
+    /// page while this device writes the one before; an answer to a request the store would no
+    /// longer make is dropped and asked for again.
     @discardableResult
     package static func pull(_ store: Store, _ client: SyncHubClient, clock: any WallClock, waitMilliseconds: Int = 0) throws -> Int {
         var pulled = 0
-        var wait = waitMilliseconds
+        var request = try store.syncPullRequest(physical: milliseconds(clock), waitMilliseconds: waitMilliseconds)
+        var ahead: PulledAhead?
+        // A request in flight ends before this returns (the keeper's connection is this thread's alone).
+        defer { ahead?.finish() }
         while true {
-            let request = try store.syncPullRequest(physical: milliseconds(clock), waitMilliseconds: wait)
-            let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in try client.pull(request) }
+            let asked = ahead
+            ahead = nil
+            let reply = try keepingRefusal(store, clock) { () throws(SyncTransportError) in
+                if let asked { return try asked.reply() }
+                return try client.pull(request)
+            }
             SyncFault.reached("pull-answered")   // the reply is here; nothing of it applied yet
+            if reply.more {
+                ahead = PulledAhead(client, PullRequest(device: request.device, sentAt: milliseconds(clock), cursor: reply.cursor,
+                                                        waitMilliseconds: 0, copyAfter: reply.copyAfter))
+            }
             let applied = try store.syncPulled(reply, physical: milliseconds(clock))
             pulled += applied.changesTaken + applied.eventsTaken
-            wait = 0
             if !reply.more {
                 // The content the rows name that is not here yet (tried again after every pull until it comes).
                 SyncBlobTransfer.fetchMissing(store: store, client: client)
                 return pulled
+            }
+            request = try store.syncPullRequest(physical: milliseconds(clock))
+            if let next = ahead, next.request.cursor != request.cursor || next.request.copyAfter != request.copyAfter {
+                next.finish()
+                ahead = nil
             }
         }
     }
@@ -113,6 +131,35 @@ package enum SyncRound {
                               credential: reply.credential, at: clock.now())
         return reply
     }
+}
+
+/// A pull asked for on its own thread while the caller applies the reply before it.
+final class PulledAhead: Sendable {
+    let request: PullRequest
+    private let answer = Mutex<Result<PullReply, SyncTransportError>?>(nil)
+    private let answered = DispatchSemaphore(value: 0)
+
+    init(_ client: SyncHubClient, _ request: PullRequest) {
+        self.request = request
+        let thread = Thread { [self] in   // the thread keeps `self` until the answer is in
+            let result = Result { () throws(SyncTransportError) in try client.pull(request) }
+            answer.withLock { $0 = result }
+            answered.signal()
+        }
+        thread.name = "steppie-pull-ahead"
+        thread.start()
+    }
+
+    /// Waits for the answer (once).
+    func reply() throws(SyncTransportError) -> PullReply {
+        answered.wait()
+        answered.signal()
+        guard let result = answer.withLock({ $0 }) else { preconditionFailure("answered without an answer") }
+        return try result.get()
+    }
+
+    /// Waits for the request to end, its answer unused.
+    func finish() { _ = try? reply() }
 }
 
 /// Test-only fault injection for the crash tests (`SyncProcessTests`): with
