@@ -16,13 +16,22 @@ extension Store {
     /// negative value): the id index, inserted at random places, stays in memory instead of being
     /// written to the WAL and read back again and again (the default is 2 MiB).
     static let bulkCacheKiB = 32 * 1024
+    /// Pages a fresh copy's connection may cache (KiB): an eighth of the machine's memory, from
+    /// 32 MiB to 256 MiB. A copy's last page writes every day of its children in one transaction
+    /// (a million rows for ten children's ten years); what the cache cannot hold is spilled to the
+    /// WAL and read back again and again, and the unique (date, routine) index it fills at random
+    /// places is about 50 MiB for those ten years. Memory is taken only as pages are used.
+    static let copyCacheKiB: Int = {
+        let eighth = Int(clamping: ProcessInfo.processInfo.physicalMemory / 8 / 1024)
+        return min(max(eighth, bulkCacheKiB), 256 * 1024)
+    }()
     /// Helper threads SQLite may use to sort while it builds the dropped indexes again.
     static let bulkSortThreads = 1
 
     /// Runs `body` with a larger page cache, then puts the connection's own size back.
-    func withBulkCache<T>(_ body: () throws -> T) throws -> T {
+    func withBulkCache<T>(kib: Int = Store.bulkCacheKiB, _ body: () throws -> T) throws -> T {
         let before = try db.queryFirst("PRAGMA cache_size") { $0.int(0) } ?? -2000
-        return try withPragma("cache_size", "-\(Store.bulkCacheKiB)", restoring: "\(before)", body)
+        return try withPragma("cache_size", "-\(kib)", restoring: "\(before)", body)
     }
 
     /// Sets `PRAGMA name = value` for `body`, then `restoring`. A failure to restore is reported

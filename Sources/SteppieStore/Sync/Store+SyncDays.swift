@@ -82,7 +82,8 @@ extension Store {
               let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(day.routine)], { $0.text(0) })
         else { return }
         var looks: [LookKey: SQLValue] = [:]
-        try writeDay(routine: day.routine, date: day.date, set: set, events: events, looks: &looks, now: stamp(Date()))
+        try writeDay(routine: day.routine, date: day.date, set: set, events: events, looks: &looks, now: stamp(Date()),
+                     id: ids.next().lowercased)
     }
 
     /// Every day of `children`'s routines decided from their events in one pass (the end of a
@@ -94,6 +95,8 @@ extension Store {
         // set is its routine's, read from `routines` with its events), made again in one sorted
         // pass at the end; a failure rolls the whole page back, indexes and trigger with it.
         let deferred = try dropLogIndexes()
+        // The new rows' ids in increasing order: added at one place of the id index, not at random.
+        var dayIds = OrderedIdentifiers(milliseconds: physical, seed: ids.next())
         var looks: [LookKey: SQLValue] = [:]
         let now = stamp(Date())
         var conflicts = 0
@@ -104,14 +107,17 @@ extension Store {
             defer { days.removeAll(keepingCapacity: true) }
             do {
                 try db.transaction {
-                    for day in days { try writeDay(routine: routine, date: day.date, set: set, events: day.events, looks: &looks, now: now) }
+                    for day in days {
+                        try writeDay(routine: routine, date: day.date, set: set, events: day.events, looks: &looks, now: now, id: dayIds.next())
+                    }
                 }
             } catch let error as SQLiteError where error.isConstraintViolation {
                 looks = [:]   // looks made inside the rolled-back savepoint are gone
                 for day in days {
                     do {
                         try db.transaction {
-                            try writeDay(routine: routine, date: day.date, set: set, events: day.events, looks: &looks, now: now)
+                            try writeDay(routine: routine, date: day.date, set: set, events: day.events, looks: &looks, now: now,
+                                         id: dayIds.next())
                         }
                     } catch let error as SQLiteError where error.isConstraintViolation {
                         looks = [:]
@@ -142,9 +148,9 @@ extension Store {
     /// Writes one routine's day as its events decide (`DayFold`): the log row in `set`, the
     /// corrections (each one's previous status decided again from all the day's events, so one
     /// that arrived before the press it follows ends as it does everywhere), and the look the deciding press showed (found in `looks`, in
-    /// `routine_looks`, or made).
+    /// `routine_looks`, or made). `id` names the log row when it is new.
     private func writeDay(routine: String, date: String, set: String, events: [StoredEvent], looks: inout [LookKey: SQLValue],
-                          now: SQLValue) throws {
+                          now: SQLValue, id: String) throws {
         guard let entry = DayFold.entry(events.map(\.event)) else { return }
         var look: SQLValue = .null
         if let press = entry.shownBy, let shown = events.first(where: { $0.event.id == press }),
@@ -163,7 +169,7 @@ extension Store {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (date, routine_id) DO UPDATE SET status = excluded.status, completed_at = excluded.completed_at,
                 updated_at = excluded.updated_at, look_id = CASE WHEN excluded.status = 'completed' THEN COALESCE(excluded.look_id, look_id) ELSE look_id END
-            """, [.text(ids.next().lowercased), .text(date), .text(routine), .text(set), .text(completed ? "completed" : "undone"),
+            """, [.text(id), .text(date), .text(routine), .text(set), .text(completed ? "completed" : "undone"),
                   .optionalText(entry.completedAt), now, now, look])
         for correction in entry.corrections {
             try db.run("""

@@ -38,10 +38,10 @@ extension Store {
             // between pages resumes from copyAfter, and that last page still decides them all).
             let copy: CopyPage? = reply.freshCopy ? (reply.copyAfter == nil ? .last(children: children.sorted()) : .more) : nil
             let entries = reply.entries.filter { children.contains($0.child) }
-            // A copy's pages and its last page's days touch every index at random places: kept in
-            // memory rather than spilled to the WAL and read back (as a restore does).
+            // A copy's pages and its last page's days touch indexes at random places: kept in
+            // memory rather than spilled to the WAL and read back (`Store.copyCacheKiB`).
             let applied = try copy == nil ? applySyncEntries(entries, physical: physical)
-                : withBulkCache { try applySyncEntries(entries, physical: physical, copy: copy) }
+                : withBulkCache(kib: Store.copyCacheKiB) { try applySyncEntries(entries, physical: physical, copy: copy) }
             try db.run("""
                 UPDATE sync_state SET cursor = ?, copy_after = ?, last_refusal = NULL, last_contact = ?, last_offset_ms = ?
                 """, [.integer(Int64(clamping: reply.cursor)), .optionalText(reply.copyAfter), .integer(physical),
