@@ -44,7 +44,8 @@ struct PhoneMapping {
                                   deletedAt: r.deletedAt.map { later($0, than: r.createdAt) })
         }
         let logs = rows.logs.map { l in
-            PhoneDocument.DailyLog(ios: ios, id: id(l.id), date: l.date.description, routineId: id(l.routineId), routineSetId: id(l.routineSetId),
+            // A day a fresh copy wrote has a time-ordered id (UUIDv7); the apps get a v4 (nothing refers to a log's id).
+            PhoneDocument.DailyLog(ios: ios, id: id(Self.isVersion4(l.id) ? l.id : UUID()), date: l.date.description, routineId: id(l.routineId), routineSetId: id(l.routineSetId),
                                    status: l.status.rawValue, completedAt: l.status == .completed ? stamp(l.completedAt ?? l.updatedAt) : nil,
                                    createdAt: stamp(l.createdAt), updatedAt: later(l.updatedAt, than: l.createdAt))
         }
