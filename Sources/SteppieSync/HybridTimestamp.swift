@@ -1,4 +1,5 @@
 import Foundation
+import SteppieCore
 
 /// A hybrid logical clock reading (Kulkarni et al. 2014): the wall time in milliseconds, a counter
 /// for events within one millisecond (or while the wall clock stands behind the clock's own wall
@@ -50,10 +51,10 @@ package struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConv
             }
             var counter: UInt32 = 0
             for byte in bytes[16..<24] {
-                guard let digit = DeviceID.lowercaseHex(byte) else { return nil }
+                guard let digit = Self.lowercaseHex(byte) else { return nil }
                 counter = counter << 4 | UInt32(digit)
             }
-            guard counter <= Self.maxCounter, DeviceID.isLowercaseUUID(UnsafeBufferPointer(rebasing: bytes[25...])) else { return nil }
+            guard counter <= Self.maxCounter, UUIDText.isLowercase(UnsafeBufferPointer(rebasing: bytes[25...])) else { return nil }
             return HybridTimestamp(wall: wall, counter: counter, device: DeviceID(checked: String(decoding: bytes[25...], as: UTF8.self)))
         }
         guard let parsed else { return nil }
@@ -62,6 +63,14 @@ package struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConv
 
     private static func decimal(_ byte: UInt8) -> UInt8? {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : nil
+    }
+
+    private static func lowercaseHex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
     }
 }
 
@@ -87,34 +96,12 @@ package struct DeviceID: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     package init?(_ text: String) {
         var text = text
-        guard text.withUTF8(Self.isLowercaseUUID) else { return nil }
+        guard text.withUTF8(UUIDText.isLowercase) else { return nil }
         self.text = text
     }
 
     /// A text already checked to be a lowercase UUID.
     fileprivate init(checked text: String) { self.text = text }
-
-    /// Whether `bytes` are a UUID's text in lowercase (`8-4-4-4-12` hex digits), what
-    /// `UUID(uuidString:)` reads and `uuidString.lowercased()` writes.
-    static func isLowercaseUUID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == 36 else { return false }
-        for (i, byte) in bytes.enumerated() {
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else if lowercaseHex(byte) == nil {
-                return false
-            }
-        }
-        return true
-    }
-
-    static func lowercaseHex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
 
     package init(_ uuid: UUID) { text = uuid.uuidString.lowercased() }
 

@@ -57,14 +57,10 @@ public struct OrderedIdentifiers: Sendable {
         bytes[7] = UInt8(truncatingIfNeeded: a)
         bytes[8] = 0x80 | UInt8(truncatingIfNeeded: b >> 56)
         for i in 9..<16 { bytes[i] = UInt8(truncatingIfNeeded: b >> (8 * (15 - i))) }
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(36)
-        for (i, byte) in bytes.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
+        let id = bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        return String(unsafeUninitializedCapacity: UUIDText.length) { out in
+            UUIDText.writeLowercase(id, to: out.baseAddress!)
+            return UUIDText.length
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

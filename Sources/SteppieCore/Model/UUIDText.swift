@@ -20,6 +20,12 @@ public enum UUIDText {
         return text.withUTF8 { parse($0) }
     }
 
+    /// Whether `u` is a UUID's text exactly as `writeLowercase` writes it (the canonical form, no
+    /// uppercase digit): what `UUID(uuidString:)` reads and `uuidString.lowercased()` gives back.
+    public static func isLowercase(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        canonical(u) != nil && !u.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
+    }
+
     /// The canonical form only; nil for anything else.
     static func canonical(_ u: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard u.count == length, let p = u.baseAddress, p[8] == 0x2D, p[13] == 0x2D, p[18] == 0x2D, p[23] == 0x2D else { return nil }
