@@ -132,10 +132,16 @@ package struct SyncDevice: Sendable {
     /// device sends its own again) is pending again with its own stamp, numbered after
     /// what the hub still has. What the hub kept it takes as a replay (a register's stamp is not
     /// newer, an event is there once); what it lost comes back. `acknowledged` is nil when only
-    /// the feed showed it (the next push's gap gives the number).
+    /// the feed showed it (the next push's gap gives the number): what waits keeps its numbers
+    /// (the hub may have taken them), and what was held is numbered after it.
+    ///
+    /// A hub takes a child's entries from a device only after the child is given to it, and a
+    /// child the device made is given by its first child entry the hub takes. Such a child may be
+    /// among what the hub lost while entries naming it wait, or its every field may have been
+    /// written again after its sets were made: so the child entries go first (all of them when the
+    /// hub's number is known, else those of what was held), each part otherwise as it was made.
     private mutating func hubWentBack(acknowledged hub: UInt64?) {
-        var entries = pending.map(\.entry)
-        let waiting = Set(entries)
+        let waiting = Set(pending.map(\.entry))
         var held: [SyncEntry] = []
         for (key, fields) in replica.registers {
             guard let owner = replica.owners[key] else { continue }
@@ -145,7 +151,11 @@ package struct SyncDevice: Sendable {
             }
         }
         held += replica.events.values.filter { $0.stamp.device == id }.map { .event($0) }
-        entries += held.filter { !waiting.contains($0) }.sorted { $0.stamp < $1.stamp }
+        held = held.filter { !waiting.contains($0) }.sorted { $0.stamp < $1.stamp }
+        func childrenFirst(_ list: [SyncEntry]) -> [SyncEntry] {
+            list.filter(\.isChildEntry) + list.filter { !$0.isChildEntry }
+        }
+        let entries = hub == nil ? pending.map(\.entry) + childrenFirst(held) : childrenFirst(pending.map(\.entry) + held)
         let first = hub.map { $0 + 1 } ?? pending.first?.seq ?? nextSeq
         pending = entries.enumerated().map { NumberedEntry(seq: first + UInt64($0.offset), entry: $0.element) }
         nextSeq = first + UInt64(entries.count)

@@ -48,6 +48,12 @@ package enum SyncEntry: Hashable, Sendable, Codable {
         }
     }
 
+    /// A change of a child's own record: the first one a hub takes of a child it has never seen
+    /// gives that child to the device that made it.
+    package var isChildEntry: Bool {
+        if case .change(let c) = self { c.entity == .child } else { false }
+    }
+
     private enum CodingKeys: String, CodingKey { case change, event }
 
     package init(from decoder: any Decoder) throws {

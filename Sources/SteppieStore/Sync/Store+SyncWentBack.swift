@@ -18,16 +18,18 @@ extension Store {
     }
 
     /// Inside the caller's write transaction: every register and event this device made waits in
-    /// the outbox again (oldest stamp first, after what already waits). With the hub's number
-    /// (`acknowledged`), every waiting entry is numbered again after it; without (only the feed
-    /// showed it), the next push's gap gives it. The feed is read again from its start.
+    /// the outbox again (after what already waits: a child's own fields first, then the rest by
+    /// stamp). With the hub's number (`acknowledged`), every waiting entry is numbered again after
+    /// it, a child's own fields first (the hub takes a child's entries only once the child is
+    /// given, and the child it lost may be named by entries that wait), the rest as made; without
+    /// (only the feed showed it), the next push's gap gives it. The feed is read again from its start.
     func syncHubWentBack(acknowledged: UInt64?) throws {
         try db.run("""
             INSERT OR IGNORE INTO sync_outbox (entity, record, field, child, value, stamp)
             SELECT entity, record, field, child, value, stamp FROM sync_registers r
             WHERE substr(stamp, -36) = (SELECT device_id FROM sync_state) AND NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.event_id IS NULL AND o.entity = r.entity AND o.record = r.record
                               AND o.field = r.field AND o.stamp = r.stamp)
-            ORDER BY stamp
+            ORDER BY entity = 'child' DESC, stamp
             """)
         try db.run("""
             INSERT INTO sync_outbox (child, stamp, event_id, event_target, event_day)
@@ -39,8 +41,17 @@ extension Store {
         // entries at them. It reads the feed again from its start (what it has, it keeps).
         try db.run("UPDATE sync_state SET cursor = 0, copy_after = NULL")
         if let acknowledged {
-            try db.run("UPDATE sync_outbox SET seq = NULL")
-            try db.run("UPDATE sync_state SET next_seq = ?", [.integer(Int64(clamping: acknowledged) + 1)])
+            // Numbered here, in one pass (the numbers are unique, and an entry sent but not
+            // acknowledged may wait beside a newer unsent edit of the same field, so nothing is
+            // set back to unnumbered): first out of the way, then in their new order.
+            let after = Int64(clamping: acknowledged)
+            try db.run("UPDATE sync_outbox SET seq = -id")
+            try db.run("""
+                UPDATE sync_outbox SET seq = ?1 + o.n
+                FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY entity IS 'child' DESC, id) AS n FROM sync_outbox) AS o
+                WHERE o.id = sync_outbox.id
+                """, [.integer(after)])
+            try db.run("UPDATE sync_state SET next_seq = ?1 + 1 + (SELECT COUNT(*) FROM sync_outbox)", [.integer(after)])
         }
     }
 }
