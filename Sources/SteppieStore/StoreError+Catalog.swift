@@ -48,6 +48,7 @@ extension StoreError: CatalogDescribable {
         case .syncOff: return CatalogMessage("sync.error.off")
         case .restoreWhileJoined: return CatalogMessage("sync.error.restoreWhileJoined")
         case .syncHubAhead(let ms): return CatalogMessage("sync.error.hubAhead", ["minutes": .text(String(ms / 60_000))])
+        case .syncCopyFileRefused(let reason): return CatalogMessage("sync.error.copyFileRefused", ["reason": .detail(reason)])
         }
     }
 

@@ -50,6 +50,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The hub sent stamps this far ahead of this device's clock (more than twice the allowed
     /// offset): a broken hub, or this device's clock far behind. Nothing was applied.
     case syncHubAhead(milliseconds: Int64)
+    /// A fresh copy's file from the hub is not one this device can take (another format, other
+    /// children or cursor than its reply said, a value a table refuses). Nothing was applied; the
+    /// copy is asked for again.
+    case syncCopyFileRefused(reason: String)
 }
 
 /// Something the store did that a front end should tell the user, without failing.

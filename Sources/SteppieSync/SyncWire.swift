@@ -153,9 +153,15 @@ package struct PullReply: Hashable, Sendable, Codable {
     /// The children this device holds now: it drops whatever it holds of any other.
     package let children: [String]
     package let hubTime: Int64
+    /// A fresh copy given whole as one file instead of in pages (docs/sync.md, "A fresh copy as
+    /// one file"): the device fetches it (`GET /sync/v1/copy/<name>/<offset>`, resumable), checks
+    /// its length and SHA-256, and applies it as one reply whose cursor is `cursor`. `entries` is
+    /// then empty and `copyAfter` names the file (`CopyFile.mark`), so a device stopped before it
+    /// applied the file asks for the same one again. A hub that gives no files never sets it.
+    package let copyFile: CopyFile?
 
     package init(entries: [SyncEntry], cursor: UInt64, more: Bool, freshCopy: Bool, copyAfter: String? = nil,
-                children: [String], hubTime: Int64) {
+                children: [String], hubTime: Int64, copyFile: CopyFile? = nil) {
         self.entries = entries
         self.cursor = cursor
         self.more = more
@@ -163,6 +169,40 @@ package struct PullReply: Hashable, Sendable, Codable {
         self.copyAfter = copyAfter
         self.children = children
         self.hubTime = hubTime
+        self.copyFile = copyFile
+    }
+}
+
+/// A fresh copy made into one file by the hub (`PullReply.copyFile`).
+package struct CopyFile: Hashable, Sendable, Codable {
+    /// 32 lowercase hex digits, chosen by the hub.
+    package let name: String
+    package let bytes: UInt64
+    /// The SHA-256 of the whole file, lowercase hex.
+    package let sha256: String
+
+    package init(name: String, bytes: UInt64, sha256: String) {
+        self.name = name
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+
+    /// The largest piece of a copy file one request gives.
+    package static let chunkBytes = 4 * 1024 * 1024
+
+    /// What `copyAfter` holds while a copy file is fetched: `=` and its name (no page key starts with `=`).
+    package var mark: String { "=" + name }
+
+    /// The name in a `copyAfter` mark (nil for a page key).
+    package static func name(inMark mark: String?) -> String? {
+        guard let mark, mark.hasPrefix("=") else { return nil }
+        let name = String(mark.dropFirst())
+        return isName(name) ? name : nil
+    }
+
+    /// 32 lowercase hex digits.
+    package static func isName(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
 

@@ -30,8 +30,16 @@ package enum SyncWireReader {
         guard case .object(let o) = tree, let entries = o["entries"].flatMap(entryList), let cursor = unsigned(o["cursor"]),
               let more = o["more"]?.bool, let freshCopy = o["freshCopy"]?.bool, let children = o["children"]?.strings,
               let hubTime = o["hubTime"]?.int, let copyAfter = optionalString(o["copyAfter"]) else { return nil }
+        var copyFile: CopyFile?
+        switch o["copyFile"] {
+        case nil, .null?: copyFile = nil
+        case .object(let f)?:
+            guard let name = f["name"]?.string, let bytes = unsigned(f["bytes"]), let sha = f["sha256"]?.string else { return nil }
+            copyFile = CopyFile(name: name, bytes: bytes, sha256: sha)
+        default: return nil
+        }
         return PullReply(entries: entries, cursor: cursor, more: more, freshCopy: freshCopy, copyAfter: copyAfter,
-                         children: children, hubTime: hubTime)
+                         children: children, hubTime: hubTime, copyFile: copyFile)
     }
 
     static func pushRequest(_ tree: SyncValue) -> PushRequest? {

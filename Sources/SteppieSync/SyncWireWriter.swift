@@ -130,6 +130,12 @@ package struct SyncWireWriter {
         }
         raw("]")
         if let copyAfter = r.copyAfter { raw(#","copyAfter":"#); string(copyAfter) }
+        if let file = r.copyFile {
+            raw(#","copyFile":{"bytes":"#); int(file.bytes)
+            raw(#","name":"#); string(file.name)
+            raw(#","sha256":"#); string(file.sha256)
+            raw("}")
+        }
         raw(#","cursor":"#); int(r.cursor)
         raw(#","entries":["#)
         for (i, e) in r.entries.enumerated() {

@@ -23,10 +23,13 @@ package final class SQLiteSyncHub: SyncHubHandling {
     private let log: @Sendable (CatalogMessage) -> Void
     /// Where photos' and recordings' content is kept, and how it is checked (nil: the hub keeps none).
     package let blobs: SyncBlobFiles?
+    /// Fresh copies made into files (nil: copies go in pages, as the centre's hub gives them).
+    package let copies: SyncCopyFiles?
 
     package init(databasePath: String, timeZone: TimeZone, clock: any WallClock, blobs: SyncBlobFiles? = nil,
-                 log: @escaping @Sendable (CatalogMessage) -> Void) {
+                 copyFiles: Bool = true, log: @escaping @Sendable (CatalogMessage) -> Void) {
         self.blobs = blobs
+        copies = copyFiles ? SyncCopyFiles(databasePath: databasePath) : nil
         self.databasePath = databasePath
         self.timeZone = timeZone
         self.clock = clock
@@ -66,6 +69,7 @@ package final class SQLiteSyncHub: SyncHubHandling {
         let wait = min(max(request.waitMilliseconds, 0), Self.maxWaitMilliseconds)
         let deadline = Date().addingTimeInterval(Double(wait) / 1000)
         var request = request
+        if let copies, let reply = try copyFile(request, hash: hash, copies: copies) { return reply }
         while true {
             let current = request
             let reply = try withStore { store in
@@ -82,6 +86,25 @@ package final class SQLiteSyncHub: SyncHubHandling {
             _ = feedMoved.wait(until: min(deadline, Date().addingTimeInterval(Double(Self.pollMilliseconds) / 1000)))
             feedMoved.unlock()
         }
+    }
+
+    /// A fresh copy as one file (`SyncCopyFiles`) when the device's pull is due one; nil when the
+    /// feed answers it (the device's files, if any, are then deleted: it took its copy).
+    private func copyFile(_ request: PullRequest, hash: String, copies: SyncCopyFiles) throws(SyncRefusal) -> PullReply? {
+        guard let children = try withStore({ try $0.syncHubCopyDue(request, credentialHash: hash, now: now) }) else {
+            if copies.has(device: request.device) { copies.finished(device: request.device) }
+            return nil
+        }
+        let made = try withStore { store -> Result<(file: CopyFile, cursor: UInt64)?, SyncRefusal> in
+            let made = try copies.file(for: request.device, children: children, reusing: CopyFile.name(inMark: request.copyAfter),
+                                       now: clock.now()) { path in try store.syncHubWriteCopy(children: children, to: path) }
+            if let made { try store.syncHubCopyGiven(device: request.device, children: children, cursor: made.cursor) }
+            return .success(made)
+        }
+        guard let made else { throw .unavailable }   // as many copies as the hub makes at once are being made
+        log(CatalogMessage("sync.log.copyFile", ["bytes": .text(String(made.file.bytes)), "count": .text(String(children.count))]))
+        return PullReply(entries: [], cursor: made.cursor, more: true, freshCopy: true, copyAfter: made.file.mark, children: children,
+                         hubTime: now, copyFile: made.file)
     }
 
     /// Answers every held pull now (the service is stopping: its server waits for them).
@@ -109,6 +132,17 @@ package final class SQLiteSyncHub: SyncHubHandling {
         }
         log(CatalogMessage("sync.log.joined", ["device": .text(name), "count": .text(String(joined.children.count))]))
         return JoinReply(credential: credential, hubDevice: joined.hub, children: joined.children)
+    }
+}
+
+extension SQLiteSyncHub: SyncCopyHandling {
+    package func copyChunk(_ name: String, offset: UInt64, credential: String) throws(SyncRefusal) -> [UInt8]? {
+        guard let copies else { return nil }
+        let device = try withStore { store -> Result<DeviceID, SyncRefusal> in
+            guard let device = try store.syncHubDevice(credentialHash: Self.credentialHash(credential)) else { return .failure(.unknownDevice) }
+            return .success(device)
+        }
+        return copies.chunk(name, offset: offset, device: device, now: clock.now())
     }
 }
 

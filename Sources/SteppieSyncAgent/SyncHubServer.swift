@@ -19,7 +19,7 @@ package final class SyncHubServer: Sendable {
         limits.maxPerAddress = 16
         let hosts: HTTPServer.HostPolicy = hostNames.isEmpty ? .local : .names(hostNames)
         server = HTTPServer(HTTPServer.Configuration(address: address, port: port, tls: tls, hosts: hosts, limits: limits),
-                            routes: SyncRoutes.make(handler: hub, blobs: hub))
+                            routes: SyncRoutes.make(handler: hub, blobs: hub, copies: hub))
     }
 
     package var port: UInt16 { server.port }

@@ -59,6 +59,7 @@ package enum SyncRound {
         var pulled = 0
         var request = try store.syncPullRequest(physical: milliseconds(clock), waitMilliseconds: waitMilliseconds)
         var ahead: PulledAhead?
+        var lostFiles = 0
         // A request in flight ends before this returns (the keeper's connection is this thread's alone).
         defer { ahead?.finish() }
         while true {
@@ -69,6 +70,30 @@ package enum SyncRound {
                 return try client.pull(request)
             }
             SyncFault.reached("pull-answered")   // the reply is here; nothing of it applied yet
+            if let file = reply.copyFile {
+                // A fresh copy as one file: its name and cursor kept first, so a device stopped
+                // while fetching asks for the same file and goes on from the bytes it has.
+                try store.syncPulled(reply, physical: milliseconds(clock))
+                if let path = try SyncCopyFetch.fetch(file, databasePath: store.path, client: client) {
+                    let applied: Store.SyncApplied
+                    do {
+                        applied = try store.syncApplyCopyFile(at: path, reply: reply, physical: milliseconds(clock))
+                    } catch let error as StoreError {
+                        if case .syncCopyFileRefused = error {
+                            try? FileManager.default.removeItem(atPath: path)
+                            try store.syncForgetCopyFile()   // the next request asks for another file
+                        }
+                        throw error
+                    }
+                    try? FileManager.default.removeItem(atPath: path)
+                    pulled += applied.changesTaken + applied.eventsTaken
+                } else {
+                    lostFiles += 1   // the hub no longer has it: the next request makes another
+                    if lostFiles > 3 { throw SyncTransportError.badResponse(reason: "the hub's copy files keep going away") }
+                }
+                request = try store.syncPullRequest(physical: milliseconds(clock))
+                continue
+            }
             if reply.more {
                 ahead = PulledAhead(client, PullRequest(device: request.device, sentAt: milliseconds(clock), cursor: reply.cursor,
                                                         waitMilliseconds: 0, copyAfter: reply.copyAfter))

@@ -36,3 +36,10 @@ extension SyncHTTPMapping {
 
     package static func blobPath(_ sha256: String) -> String { "\(blobPath)/\(sha256)" }
 }
+
+extension SyncHTTPMapping {
+    /// `GET /sync/v1/copy/<name>/<offset>`: a piece of a fresh copy's file.
+    package static let copyPath = "/sync/v1/copy"
+
+    package static func copyPath(_ name: String, offset: UInt64) -> String { "\(copyPath)/\(name)/\(offset)" }
+}

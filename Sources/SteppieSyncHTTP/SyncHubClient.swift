@@ -55,6 +55,22 @@ package struct SyncHubClient: Sendable {
         }
     }
 
+    /// A piece of a fresh copy's file (`GET /sync/v1/copy/<name>/<offset>`); nil when the hub no
+    /// longer has the file for this device (ask for the copy again).
+    package func copyChunk(_ name: String, offset: UInt64) throws(SyncTransportError) -> [UInt8]? {
+        var transport = transport
+        transport.responseLimit = max(transport.responseLimit, CopyFile.chunkBytes + 1024)
+        let response = try transport.send("GET", SyncHTTPMapping.copyPath(name, offset: offset), body: [], contentType: nil,
+                                          credential: credential)
+        switch response.status {
+        case 200:
+            guard response.body.count <= CopyFile.chunkBytes else { throw .badResponse(reason: "a copy file's piece is too long") }
+            return response.body
+        case 404: return nil
+        default: _ = try Self.reply(response, PutBlobReply.self); return nil
+        }
+    }
+
     /// Sends the bytes named `sha256` (`PUT`); true when the hub stored them now.
     package func putBlob(_ sha256: String, bytes: [UInt8]) throws(SyncTransportError) -> Bool {
         let response = try transport.send("PUT", SyncHTTPMapping.blobPath(sha256), body: bytes, contentType: "application/octet-stream",

@@ -23,3 +23,11 @@ package protocol SyncBlobHandling: Sendable {
     /// True when they were stored now, false when the hub had them already.
     func putBlob(_ sha256: String, bytes: [UInt8], credential: String) throws(SyncRefusal) -> Bool
 }
+
+/// The household hub's fresh copies as files (docs/sync.md, "A fresh copy as one file"). A hub
+/// that makes none (the centre's) has no such route: its copies come in pages.
+package protocol SyncCopyHandling: Sendable {
+    /// Up to `CopyFile.chunkBytes` of the copy file `name` from `offset`, when it was made for the
+    /// device of `credential`; nil otherwise (answered 404, as if absent).
+    func copyChunk(_ name: String, offset: UInt64, credential: String) throws(SyncRefusal) -> [UInt8]?
+}

@@ -18,10 +18,33 @@ package enum SyncRoutes {
     /// A blob's body limit: the largest recording (a photo's 5 MiB is checked by the hub).
     package static let blobBodyLimit = RecordingCheck.maximumBytes
 
-    package static func make(handler: any SyncHubHandling, blobs: (any SyncBlobHandling)? = nil) -> [HTTPRoute] {
+    package static func make(handler: any SyncHubHandling, blobs: (any SyncBlobHandling)? = nil,
+                             copies: (any SyncCopyHandling)? = nil) -> [HTTPRoute] {
         var routes = messageRoutes(handler: handler)
         if let blobs { routes += SyncBlobRoutes.make(blobs) }
+        if let copies { routes.append(copyRoute(copies)) }
         return routes
+    }
+
+    /// `GET /sync/v1/copy/<name>/<offset>`: the credential first, then the name and the offset
+    /// (`409 malformed` when either cannot be read); a file that is not the device's is `404`.
+    static func copyRoute(_ copies: any SyncCopyHandling) -> HTTPRoute {
+        HTTPRoute(["GET"], SyncHTTPMapping.copyPath + "/*/*") { request in
+            guard let credential = bearer(request.header("Authorization")) else { return refusal(.unknownDevice) }
+            let parts = request.path.suffix(2)
+            guard parts.count == 2, let name = parts.first, CopyFile.isName(name), let text = parts.last,
+                  text.utf8.count <= 19, text.utf8.allSatisfy({ (48...57).contains($0) }), let offset = UInt64(text) else {
+                return refusal(.malformed(reason: "a copy file's piece is named by the file and an offset"))
+            }
+            do throws(SyncRefusal) {
+                guard let bytes = try copies.copyChunk(name, offset: offset, credential: credential) else {
+                    return .bytes(404, [], type: "application/octet-stream")
+                }
+                return .bytes(200, bytes, type: "application/octet-stream")
+            } catch {
+                return refusal(error)
+            }
+        }
     }
 
     static func messageRoutes(handler: any SyncHubHandling) -> [HTTPRoute] {

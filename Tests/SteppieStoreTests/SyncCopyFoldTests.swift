@@ -70,6 +70,20 @@ import Testing
         }
         #expect(try SyncRig.state(folded.store) == SyncRig.state(rig.hub.store))
         try SyncStoreRandomTests.expectTablesFollowRegisters(folded, state: try SyncRig.state(folded.store), children: children)
+
+        // A third new device takes the same copy as one file (as the household hub gives it).
+        let filed = try StoreFixture()
+        try rig.join(filed, children: children.map(\.lowercased))
+        try rig.sync(4, copyAsFile: true)
+        #expect(rig.lastCopyFile != nil)
+        let fromFile = try Self.tables(filed)
+        for table in expected.keys.sorted() {
+            let a = fromFile[table] ?? [], b = expected[table] ?? []
+            #expect(a == b, "\(table) from a file: \(Set(a).symmetricDifference(b).sorted().prefix(4))")
+        }
+        #expect(try SyncRig.state(filed.store) == SyncRig.state(rig.hub.store))
+        #expect(try filed.store.syncState()?.copyAfter == nil)
+        #expect(try filed.store.integrityProblems().isEmpty)
     }
 
     /// The contract's tables as rows of text, leaving out what is made per device (ids of logs

@@ -15,6 +15,8 @@ final class SyncRig {
     var physical: Int64
     /// Entries per pull reply (small ones make a fresh copy come in many pages).
     var pullLimit = SyncProtocol.maxBatchEntries
+    /// The last copy file a `sync(copyAsFile: true)` wrote (kept for the tests to look at).
+    var lastCopyFile: String?
 
     init() throws {
         hub = try StoreFixture()
@@ -45,7 +47,7 @@ final class SyncRig {
 
     /// Pushes everything the device has waiting, then pulls until the hub has nothing more
     /// (`copyAsFeed`: a fresh copy's pages applied as feed pages, each folding its own days).
-    func sync(_ index: Int, copyAsFeed: Bool = false) throws {
+    func sync(_ index: Int, copyAsFeed: Bool = false, copyAsFile: Bool = false) throws {
         let store = devices[index].store
         while let request = try store.syncPushRequest(physical: physical) {
             switch try hub.store.syncHubPush(request, credentialHash: SyncRig.hash(index), now: physical) {
@@ -55,6 +57,20 @@ final class SyncRig {
         }
         while true {
             let request = try store.syncPullRequest(physical: physical)
+            if copyAsFile, case .success(let due?) = try hub.store.syncHubCopyDue(request, credentialHash: SyncRig.hash(index), now: physical) {
+                // As `SQLiteSyncHub` gives it: the file written, the device's copy recorded, the reply naming it.
+                let path = devices[index].directory.appendingPathComponent("copy-\(UUID().uuidString)").path
+                let cursor = try hub.store.syncHubWriteCopy(children: due, to: path)
+                try hub.store.syncHubCopyGiven(device: ids[index], children: due, cursor: cursor)
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let file = CopyFile(name: String(repeating: "a", count: 32), bytes: UInt64(data.count), sha256: "")
+                let reply = PullReply(entries: [], cursor: cursor, more: true, freshCopy: true, copyAfter: file.mark, children: due,
+                                      hubTime: physical, copyFile: file)
+                try store.syncPulled(reply, physical: physical)
+                try store.syncApplyCopyFile(at: path, reply: reply, physical: physical)
+                lastCopyFile = path
+                continue
+            }
             switch try hub.store.syncHubPull(request, credentialHash: SyncRig.hash(index), now: physical, limit: pullLimit) {
             case .success(var reply):
                 if copyAsFeed {

@@ -79,7 +79,10 @@ import SteppieSync
             let reply = PullReply(entries: entries, cursor: UInt64.random(in: 0...UInt64(Int64.max), using: &rng), more: Bool.random(using: &rng),
                                   freshCopy: Bool.random(using: &rng), copyAfter: Bool.random(using: &rng) ? Self.randomString(&rng) : nil,
                                   children: (0..<Int.random(in: 0..<3, using: &rng)).map { _ in Self.randomString(&rng) },
-                                  hubTime: Int64.random(in: Int64.min...Int64.max, using: &rng))
+                                  hubTime: Int64.random(in: Int64.min...Int64.max, using: &rng),
+                                  copyFile: Bool.random(using: &rng) ? CopyFile(name: Self.randomString(&rng),
+                                                                                bytes: UInt64.random(in: 0...UInt64(Int64.max), using: &rng),
+                                                                                sha256: Self.randomString(&rng)) : nil)
             let push = PushRequest(protocolVersion: Int.random(in: -2...3, using: &rng), device: DeviceID(UUID()),
                                    sentAt: Int64.random(in: Int64.min...Int64.max, using: &rng),
                                    entries: entries.map { NumberedEntry(seq: UInt64.random(in: 0...UInt64(Int64.max), using: &rng), entry: $0) })

@@ -37,6 +37,18 @@ extension Store {
 
     /// On the hub: the children of the device whose credential hashes to `credentialHash` (nil:
     /// no such device).
+    /// The device whose credential this is (nil: none, or it was removed).
+    package func syncHubDevice(credentialHash: String) throws -> DeviceID? {
+        try read {
+            _ = try hubState()
+            for (hash, id) in try db.query("SELECT credential_hash, id FROM sync_devices", [], { ($0.text(0), $0.text(1)) })
+            where Self.equalHashes(hash, credentialHash) {
+                return DeviceID(id)
+            }
+            return nil
+        }
+    }
+
     package func syncHubDeviceChildren(credentialHash: String) throws -> Set<String>? {
         try read {
             _ = try hubState()

@@ -51,19 +51,55 @@ extension Store {
 
     /// Every event of `children` whose routine is a row here, in (routine, date) order, each with
     /// its routine's set: one statement stepped row by row, nothing held but the current row.
-    /// (`CROSS JOIN` and `+child`: the routines in id order, each one's events along the index by
-    /// day, so no sort; by child, SQLite would sort every event of the children in a temporary tree.)
+    /// (`CROSS JOIN` and `+child`: the routines in id order, each one's events along the key by
+    /// target and day, so no sort but of one routine's targets; by child, SQLite would sort every
+    /// event of the children in a temporary tree.) The stored columns are read as they are and
+    /// named through the targets, origins, looks and dates read once (only the id and the instant
+    /// are made into text per event), instead of decoding every event's texts in SQL.
     func forEachSyncEvent(ofChildren children: [String], _ body: (StoredEvent, _ set: String) throws -> Void) throws {
+        var targets: [Int: (child: String, routine: String, set: String)] = [:]
+        for (id, child, routine, set) in try db.query("SELECT id, child, routine, set_id FROM sync_event_targets", [], {
+            ($0.int(0), $0.text(1), $0.text(2), $0.text(3))
+        }) { targets[id] = (child, routine, set) }
+        var origins: [Int: DeviceID] = [:]
+        for (id, device) in try db.query("SELECT id, device FROM sync_event_origins", [], { ($0.int(0), $0.text(1)) }) {
+            if let device = DeviceID(device) { origins[id] = device }
+        }
+        var looks: [Int: (title: String?, icon: String?)] = [:]
+        for (id, title, icon) in try db.query("SELECT id, NULLIF(title, ''), NULLIF(icon, '') FROM sync_event_looks", [], {
+            ($0.int(0), $0.optionalText(1), $0.optionalText(2))
+        }) { looks[id] = (title, icon) }
+        var dates: [Int: String] = [:]
         let statement = try db.statement("""
-            SELECT e.id, e.child, e.routine, e.set_id, e.date, e.kind, e.at, e.stamp, e.shown_title, e.shown_icon, r.routine_set_id
-            FROM routines r CROSS JOIN sync_events e ON e.routine = r.id
-            WHERE +e.child IN (SELECT value FROM json_each(?))
+            SELECT e.target, e.day, e.kind, \(SyncEventSQL.atText(day: "e.day", ms: "e.at_ms", offset: "e.at_offset")), e.wall,
+                e.counter, e.origin, e.look, \(SyncEventSQL.idText(hi: "e.hi", lo: "e.lo")), r.routine_set_id
+            FROM routines r CROSS JOIN sync_event_targets t ON t.routine = r.id CROSS JOIN sync_event_log e ON e.target = t.id
+            WHERE +t.child IN (SELECT value FROM json_each(?))
             ORDER BY r.id, e.day
             """)
         defer { statement.reset() }
         try statement.bind([.text(SyncJSON.text(.array(children.map(SyncValue.string))))])
+        let kinds = SyncEventSQL.kinds.compactMap(CompletionEvent.Kind.init(rawValue:))
         while let row = try statement.step() {
-            if let stored = Self.storedEvent(row) { try body(stored, row.text(10)) }
+            guard let target = targets[row.int(0)], let device = origins[row.int(6)] else { continue }
+            let date: String
+            if case .integer(let day) = row.value(1) {
+                if let known = dates[Int(day)] {
+                    date = known
+                } else {
+                    date = try db.queryFirst("SELECT \(SyncEventSQL.dateText("?1"))", [.integer(day)]) { $0.text(0) } ?? ""
+                    dates[Int(day)] = date
+                }
+            } else {
+                date = row.text(1)
+            }
+            let kind = row.int(2)
+            guard kinds.indices.contains(kind), (0...Int(UInt32.max)).contains(row.int(5)) else { continue }
+            let look = row.isNull(7) ? nil : looks[row.int(7)]
+            let stamp = HybridTimestamp(wall: Int64(row.int(4)), counter: UInt32(row.int(5)), device: device)
+            let event = CompletionEvent(id: row.text(8), child: target.child, routine: target.routine, set: target.set, date: date,
+                                        kind: kinds[kind], at: row.text(3), stamp: stamp)
+            try body(StoredEvent(event: event, shownTitle: look?.title, shownIcon: look?.icon), row.text(9))
         }
     }
 

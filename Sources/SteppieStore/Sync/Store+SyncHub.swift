@@ -102,7 +102,7 @@ extension Store {
     }
 
     /// The device's children, after checking its credential, version and clock.
-    private func admit(_ device: DeviceID, credentialHash: String, protocolVersion: Int, sentAt: Int64, now: Int64)
+    func admit(_ device: DeviceID, credentialHash: String, protocolVersion: Int, sentAt: Int64, now: Int64)
         throws -> Result<(children: Set<String>, acknowledged: UInt64, needsCopy: Bool), SyncRefusal> {
         guard protocolVersion == SyncProtocol.version else {
             return .failure(.protocolVersion(hub: SyncProtocol.version, device: protocolVersion))

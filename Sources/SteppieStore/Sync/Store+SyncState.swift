@@ -101,6 +101,13 @@ extension Store {
                 DELETE FROM sync_state;
                 """)
         }
+        // A fresh copy's file this device was fetching (`<database>.copy-<name>`) is of no use now.
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".copy-"
+        let folder = url.deletingLastPathComponent().path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
     }
 
     /// Every row of the synced tables as register writes `(entity, record, child, field, value)`,
