@@ -62,9 +62,9 @@ extension CentreStore {
     private func copy(_ c: PostgresConnection, _ request: PullRequest, children: [String], position: UInt64, now: Int64,
                       limit: Int) throws -> PullReply {
         try c.run("UPDATE devices SET needs_copy = false WHERE id = $1", [.text(request.device.text)])
-        let page = try Self.copyPage(c, children: children, after: request.copyAfter ?? "", limit: limit)
+        let (after, cursor) = SyncProtocol.copyPlace(request.copyAfter, cursor: request.cursor, position: position)
+        let page = try Self.copyPage(c, children: children, after: after, limit: limit)
         let done = page.count < limit
-        let cursor = request.copyAfter == nil ? position : request.cursor
         try c.run("UPDATE devices SET cursor = $1 WHERE id = $2", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
         return PullReply(entries: page.map(\.entry), cursor: cursor, more: !done, freshCopy: true,
                          copyAfter: done ? nil : page.last?.key, children: children, hubTime: now)

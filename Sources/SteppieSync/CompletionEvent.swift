@@ -82,7 +82,21 @@ package struct DayEntry: Hashable, Sendable {
 /// or a not-done correction leaves it undone). Every device holding the same events decides the
 /// same entry, whatever order they arrived in.
 package enum DayFold {
-    package static func entry(_ events: some Sequence<CompletionEvent>) -> DayEntry? {
+    package static func entry(_ events: some Sequence<CompletionEvent>) -> DayEntry? { decide(events) }
+
+    /// The same rule, with a day of one event (most days: a press) decided without sorting.
+    package static func entry(_ events: [CompletionEvent]) -> DayEntry? {
+        guard events.count == 1 else { return decide(events) }
+        let only = events[0]
+        let completed = only.kind.leavesCompleted
+        let shown = only.kind == .press ? only : nil
+        let corrections = only.kind.isCorrection
+            ? [DayEntry.Correction(event: only.id, done: only.kind == .correctDone, previous: nil, madeAt: only.at)] : []
+        return DayEntry(status: completed ? .completed : .undone, completedAt: completed ? only.at : nil, set: only.set,
+                        shownTitle: shown?.shownTitle, shownIcon: shown?.shownIcon, shownBy: shown?.id, corrections: corrections)
+    }
+
+    private static func decide(_ events: some Sequence<CompletionEvent>) -> DayEntry? {
         let ordered = events.sorted { $0.stamp < $1.stamp }
         guard let last = ordered.last else { return nil }
         var status: DayEntry.Status?

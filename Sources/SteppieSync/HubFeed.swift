@@ -103,10 +103,9 @@ package struct HubFeed: Sendable {
             var all: [(String, SyncEntry)] = changes.map { (SyncRules.copyKey($0), .change($0)) }
             all += events.map { ("~" + $0.id, .event($0)) }
             all.sort { $0.0 < $1.0 }
-            let after = request.copyAfter ?? ""
+            let (after, cursor) = SyncProtocol.copyPlace(request.copyAfter, cursor: request.cursor, position: position)
             let page = all.filter { $0.0 > after }.prefix(limit)
             let done = page.count < limit || page.last?.0 == all.last?.0
-            let cursor = request.copyAfter == nil ? position : request.cursor
             return PullReply(entries: page.map(\.1), cursor: cursor, more: !done, freshCopy: true,
                              copyAfter: done ? nil : page.last?.0, children: sorted, hubTime: now)
         }

@@ -23,6 +23,21 @@ package enum SyncProtocol {
         return try? encoder.encode(value)
     }
 
+    /// Whether a pull's `copyAfter` asks for a fresh copy from its start: `""` (a device that has
+    /// not taken a whole copy since it joined, whatever its requests' answers met on the way) or a
+    /// copy file's mark (`=…`, a file a hub that gives pages knows nothing of). The copy's cursor is
+    /// then the feed's position now, as for a copy the hub decided on itself.
+    package static func startsCopy(_ copyAfter: String?) -> Bool {
+        guard let copyAfter else { return false }
+        return copyAfter.isEmpty || copyAfter.hasPrefix("=")
+    }
+
+    /// Where a page of a fresh copy goes on from (`""`: the start), and the cursor it is a copy at.
+    package static func copyPlace(_ copyAfter: String?, cursor: UInt64, position: UInt64) -> (after: String, cursor: UInt64) {
+        guard let copyAfter, !startsCopy(copyAfter) else { return ("", position) }
+        return (copyAfter, cursor)
+    }
+
     /// An instant as the protocol counts it: whole milliseconds since 1970.
     package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))

@@ -96,10 +96,10 @@ package final class SQLiteSyncHub: SyncHubHandling {
             return nil
         }
         let made = try withStore { store -> Result<(file: CopyFile, cursor: UInt64)?, SyncRefusal> in
-            let made = try copies.file(for: request.device, children: children, reusing: CopyFile.name(inMark: request.copyAfter),
-                                       now: clock.now()) { path in try store.syncHubWriteCopy(children: children, to: path) }
-            if let made { try store.syncHubCopyGiven(device: request.device, children: children, cursor: made.cursor) }
-            return .success(made)
+            // The device's copy stops being due only when it fetches the file (`copyChunk`): an
+            // answer lost on the way leaves it due, and the next pull makes another file.
+            .success(try copies.file(for: request.device, children: children, reusing: CopyFile.name(inMark: request.copyAfter),
+                                     now: clock.now()) { path in try store.syncHubWriteCopy(children: children, to: path) })
         }
         guard let made else { throw .unavailable }   // as many copies as the hub makes at once are being made
         log(CatalogMessage("sync.log.copyFile", ["bytes": .text(String(made.file.bytes)), "count": .text(String(children.count))]))
@@ -141,6 +141,12 @@ extension SQLiteSyncHub: SyncCopyHandling {
         let device = try withStore { store -> Result<DeviceID, SyncRefusal> in
             guard let device = try store.syncHubDevice(credentialHash: Self.credentialHash(credential)) else { return .failure(.unknownDevice) }
             return .success(device)
+        }
+        if let first = copies.unfetched(name, device: device) {
+            try withStore { store in
+                .success(try store.syncHubCopyGiven(device: device, children: first.children, cursor: first.cursor))
+            }
+            copies.markFetched(name)
         }
         return copies.chunk(name, offset: offset, device: device, now: clock.now())
     }

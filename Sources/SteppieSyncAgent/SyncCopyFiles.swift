@@ -21,6 +21,8 @@ package final class SyncCopyFiles: Sendable {
         let file: CopyFile
         let cursor: UInt64
         var lastAsked: Date
+        /// The device has fetched a piece (so it recorded the reply naming the file).
+        var fetched = false
     }
     private let entries = Mutex<[String: Entry]>([:])
     private let building = Atomic<Int>(0)
@@ -92,6 +94,20 @@ package final class SyncCopyFiles: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// The children and cursor of the device's file `name` when no piece of it was fetched yet
+    /// (nil otherwise): the first fetch shows the device has recorded the reply naming it.
+    package func unfetched(_ name: String, device: DeviceID) -> (children: [String], cursor: UInt64)? {
+        entries.withLock { all in
+            guard let entry = all[name], entry.device == device, !entry.fetched else { return nil }
+            return (entry.children, entry.cursor)
+        }
+    }
+
+    /// Notes that the device fetched a piece of `name`.
+    package func markFetched(_ name: String) {
+        entries.withLock { $0[name]?.fetched = true }
     }
 
     /// Deletes the device's files (it took its copy, or is given another).

@@ -342,5 +342,17 @@ final class SyncNode {
         #expect(school.h.query("SELECT COUNT(*) FROM sync_events") == String(logs))
         #expect(Self.converge(hub.digestNodes + [school]) != nil)
         #expect(school.tables() == office.tables())
+
+        // Camp is killed with the copy's first answer in hand (the hub has counted it given): its
+        // next round still asks for the copy from the start, and nothing of the office's is missed.
+        let camp = SyncNode()
+        let campCode = try #require(Self.code(hub.invite()))
+        let lost = camp.h.sh("$S sync join \(url) --code \(campCode) --fingerprint \(fingerprint)",
+                             env: camp.env.merging(["STEPPIE_TEST_KILL_SYNC_AT": "pull-answered", "STEPPIE_TEST_KILL_SYNC_AFTER": "1"]) { a, _ in a })
+        #expect(lost.status == 137, "\(lost.status) \(lost.err)")
+        #expect(camp.h.query("SELECT copy_after FROM sync_state") == "")
+        #expect(camp.sh("$S sync now").status == 0)
+        #expect(Self.converge(hub.digestNodes + [camp]) != nil)
+        #expect(camp.tables() == office.tables())
     }
 }

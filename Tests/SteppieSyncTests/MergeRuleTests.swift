@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SteppieSync
 
@@ -122,5 +123,21 @@ import SteppieSync
         let corrected = try #require(DayFold.entry([correction, press, undo, pressB]))
         #expect(corrected.status == .undone && corrected.completedAt == nil)
         #expect(corrected.corrections == [DayEntry.Correction(event: "e4", done: false, previous: .completed, madeAt: "2026-03-03T20:00:00.000+09:00")])
+    }
+
+    /// A day of one event is decided by the array form without sorting: the same entry as the
+    /// general rule gives, for every kind, with and without a look.
+    @Test func aDayOfOneEventIsDecidedAsTheGeneralRuleDecidesIt() {
+        let device = DeviceID(UUID())
+        for kind in CompletionEvent.Kind.allCases {
+            for look in [nil, SyncValue.object(["en": .string("Brush")])] {
+                let event = CompletionEvent(id: UUID().uuidString.lowercased(), child: "c", routine: "r", set: "s", date: "2026-03-02",
+                                            kind: kind, at: "2026-03-02T08:00:00.000+09:00",
+                                            stamp: HybridTimestamp(wall: 5, counter: 0, device: device), shownTitle: look, shownIcon: look)
+                let fast = DayFold.entry([event])
+                #expect(fast == DayFold.entry(AnySequence([event])), "\(kind)")
+                #expect(fast?.status == (kind.leavesCompleted ? .completed : .undone))
+            }
+        }
     }
 }

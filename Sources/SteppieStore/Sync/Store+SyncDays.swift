@@ -23,6 +23,19 @@ extension Store {
         let icon: String
     }
 
+    /// The looks found or made during one fold, and the last one asked for (consecutive days of a
+    /// routine mostly show the same look: compared, not hashed).
+    struct LookCache {
+        var known: [LookKey: SQLValue] = [:]
+        var last: (key: LookKey, value: SQLValue)?
+
+        /// Forgets everything (looks made inside a rolled-back savepoint are gone).
+        mutating func clear() {
+            known = [:]
+            last = nil
+        }
+    }
+
     /// Keeps an event once by its id; true when it is new here.
     func insertSyncEvent(_ event: CompletionEvent) throws -> Bool {
         // Kept compactly (schema v12, `SyncEventSQL`): the same statements as the triggers'.
@@ -117,15 +130,18 @@ extension Store {
         guard !events.isEmpty,
               let set = try db.queryFirst("SELECT routine_set_id FROM routines WHERE id = ?", [.text(day.routine)], { $0.text(0) })
         else { return }
-        var looks: [LookKey: SQLValue] = [:]
+        var looks = LookCache()
         try writeDay(routine: day.routine, date: day.date, set: set, events: events, looks: &looks, now: stamp(Date()),
                      id: ids.next().lowercased)
     }
 
     /// Every day of `children`'s routines decided from their events in one pass (the end of a
-    /// fresh copy). A routine's days are written together; when one of them breaks a constraint
-    /// they are written again day by day, each failing one noted as `materialize` notes it, so the
-    /// tables end as a page-by-page apply leaves them. Returns the conflicts noted.
+    /// fresh copy). The pass runs inside one savepoint; when a day breaks a constraint, it is rolled
+    /// back and run again with each routine's days in a savepoint of their own, and those of a
+    /// routine that fails written again day by day, each failing one noted as `materialize` notes
+    /// it, so the tables end as a page-by-page apply leaves them. (A savepoint per routine from the
+    /// start would keep every page it changes that an earlier routine wrote, in a sub-journal file:
+    /// about half the fold's time on ten years.) Returns the conflicts noted.
     func foldCopiedDays(children: [String], physical: Int64) throws -> Int {
         // As a restore loads its logs: without daily_logs' own indexes and set trigger (each day's
         // set is its routine's, read from `routines` with its events), made again in one sorted
@@ -133,11 +149,31 @@ extension Store {
         let deferred = try dropLogIndexes()
         // The new rows' ids in increasing order: added at one place of the id index, not at random.
         var dayIds = OrderedIdentifiers(milliseconds: physical, seed: ids.next())
-        var looks: [LookKey: SQLValue] = [:]
+        var conflicts = 0
+        do {
+            // The staged days are kept in memory, not spilled to a temporary file (about 60 MB).
+            let tempCache = try db.queryFirst("PRAGMA temp.cache_size") { $0.int(0) } ?? -2000
+            try withPragma("temp.cache_size", "-65536", restoring: "\(tempCache)") {
+                try db.transaction { conflicts = try foldPass(children: children, physical: physical, dayIds: &dayIds, guarded: false) }
+            }
+        } catch let error as SQLiteError where error.isConstraintViolation {
+            conflicts = try foldPass(children: children, physical: physical, dayIds: &dayIds, guarded: true)
+        }
+        try rebuild(deferred)
+        return conflicts
+    }
+
+    /// One pass of `foldCopiedDays` (`guarded`: each routine's days in a savepoint, as described there).
+    private func foldPass(children: [String], physical: Int64, dayIds: inout OrderedIdentifiers, guarded: Bool) throws -> Int {
+        var looks = LookCache()
         let now = stamp(Date())
         var conflicts = 0
         var routine = "", set = ""
         var days: [(date: String, events: [StoredEvent])] = []
+        // Unguarded, the days go to daily_logs in a few statements (`writeStagedDays`); a day that
+        // breaks a constraint fails its whole statement, and the guarded pass writes day by day.
+        let staged = guarded ? nil : try dayStaging()
+        var stagedCount = 0
         func flush() throws {
             guard !days.isEmpty else { return }
             defer { days.removeAll(keepingCapacity: true) }
@@ -148,7 +184,7 @@ extension Store {
                     }
                 }
             } catch let error as SQLiteError where error.isConstraintViolation {
-                looks = [:]   // looks made inside the rolled-back savepoint are gone
+                looks.clear()   // looks made inside the rolled-back savepoint are gone
                 for day in days {
                     do {
                         try db.transaction {
@@ -156,7 +192,7 @@ extension Store {
                                          id: dayIds.next())
                         }
                     } catch let error as SQLiteError where error.isConstraintViolation {
-                        looks = [:]
+                        looks.clear()
                         conflicts += 1
                         try db.run("INSERT INTO sync_conflicts (at, entity, record, reason) VALUES (?, ?, ?, ?)",
                                    [.integer(physical), .text(SyncEntity.routine.rawValue), .text(routine), .text(error.message)])
@@ -164,20 +200,40 @@ extension Store {
                 }
             }
         }
+        // Staged, each day is written as soon as the next begins (nothing waits for its routine).
+        var day: [StoredEvent] = []
+        func writePending() throws {
+            guard let staged, let first = day.first else { return }
+            try writeDay(routine: routine, date: first.event.date, set: set, events: day, looks: &looks, now: now, id: dayIds.next(),
+                         staged: staged)
+            day.removeAll(keepingCapacity: true)
+            stagedCount += 1
+            if stagedCount >= Self.stagedDays {
+                try writeStagedDays()
+                stagedCount = 0
+            }
+        }
         try forEachSyncEvent(ofChildren: children) { stored, routineSet in
             if stored.event.routine != routine {
-                try flush()
+                if staged != nil { try writePending() } else { try flush() }
                 routine = stored.event.routine
                 set = routineSet
             }
-            if days.last?.date == stored.event.date {
+            if staged != nil {
+                if let first = day.first, first.event.date != stored.event.date { try writePending() }
+                day.append(stored)
+            } else if days.last?.date == stored.event.date {
                 days[days.count - 1].events.append(stored)
             } else {
                 days.append((stored.event.date, [stored]))
             }
         }
-        try flush()
-        try rebuild(deferred)
+        if staged != nil {
+            try writePending()
+            try writeStagedDays()
+        } else {
+            try flush()
+        }
         return conflicts
     }
 
@@ -185,28 +241,33 @@ extension Store {
     /// corrections (each one's previous status decided again from all the day's events, so one
     /// that arrived before the press it follows ends as it does everywhere), and the look the deciding press showed (found in `looks`, in
     /// `routine_looks`, or made). `id` names the log row when it is new.
-    private func writeDay(routine: String, date: String, set: String, events: [StoredEvent], looks: inout [LookKey: SQLValue],
-                          now: SQLValue, id: String) throws {
+    private func writeDay(routine: String, date: String, set: String, events: [StoredEvent], looks: inout LookCache,
+                          now: SQLValue, id: String, staged: Statement? = nil) throws {
         guard let entry = DayFold.entry(events.map(\.event)) else { return }
         var look: SQLValue = .null
         if let press = entry.shownBy, let shown = events.first(where: { $0.event.id == press }),
            let title = shown.shownTitle, let icon = shown.shownIcon {
             let key = LookKey(routine: routine, title: title, icon: icon)
-            if let known = looks[key] {
+            if let last = looks.last, last.key == key {
+                look = last.value
+            } else if let known = looks.known[key] {
                 look = known
+                looks.last = (key, known)
             } else if let titleValue = SyncJSON.value(title), let iconValue = SyncJSON.value(icon) {
                 look = try self.look(routine: routine, title: SyncJSON.text(titleValue), icon: SyncJSON.text(iconValue), now: now)
-                looks[key] = look
+                looks.known[key] = look
+                looks.last = (key, look)
             }
         }
         let completed = entry.status == .completed
-        try db.run("""
-            INSERT INTO daily_logs (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at, look_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (date, routine_id) DO UPDATE SET status = excluded.status, completed_at = excluded.completed_at,
-                updated_at = excluded.updated_at, look_id = CASE WHEN excluded.status = 'completed' THEN COALESCE(excluded.look_id, look_id) ELSE look_id END
-            """, [.text(id), .text(date), .text(routine), .text(set), .text(completed ? "completed" : "undone"),
-                  .optionalText(entry.completedAt), now, now, look])
+        let row: [SQLValue] = [.text(id), .text(date), .text(routine), .text(set), .text(completed ? "completed" : "undone"),
+                               .optionalText(entry.completedAt), now, now, look]
+        if let staged {
+            try staged.bind(row)
+            try staged.execute()
+        } else {
+            try db.run("INSERT INTO daily_logs \(Self.dayColumns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) \(Self.dayUpsert)", row)
+        }
         for correction in entry.corrections {
             try db.run("""
                 INSERT INTO log_corrections (id, date, routine_id, done, previous_status, made_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -215,6 +276,36 @@ extension Store {
                 """, [.text(correction.event), .text(date), .text(routine), .bool(correction.done),
                       .optionalText(correction.previous?.rawValue), .text(correction.madeAt)])
         }
+    }
+
+    static let dayColumns = "(id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at, look_id)"
+    /// How a day's row meets one already there (a routine's day this device made itself).
+    static let dayUpsert = """
+        ON CONFLICT (date, routine_id) DO UPDATE SET status = excluded.status, completed_at = excluded.completed_at,
+            updated_at = excluded.updated_at, look_id = CASE WHEN excluded.status = 'completed' THEN COALESCE(excluded.look_id, look_id) ELSE look_id END
+        """
+
+    /// Days a fold stages before writing them to daily_logs by one statement.
+    static let stagedDays = 250_000
+
+    /// A temporary table of this connection for a fold's days (no constraint: a row staged opens
+    /// no statement journal), emptied; the insert that stages one.
+    private func dayStaging() throws -> Statement {
+        try db.execute("""
+            CREATE TEMP TABLE IF NOT EXISTS fold_days (id, date, routine_id, routine_set_id, status, completed_at, created_at, updated_at, look_id);
+            DELETE FROM temp.fold_days;
+            """)
+        return try db.statement("INSERT INTO temp.fold_days VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    }
+
+    /// Writes the staged days to daily_logs by one statement, in the order they were staged, and
+    /// empties the staging table. (Each statement that writes daily_logs keeps, in a statement
+    /// journal, every page it changes that was there before it began: one per day row would
+    /// journal the same table and index pages again and again, a sub-journal file written about
+    /// half of the fold's time on ten years.)
+    private func writeStagedDays() throws {
+        try db.run("INSERT INTO daily_logs \(Self.dayColumns) SELECT * FROM temp.fold_days WHERE true ORDER BY rowid \(Self.dayUpsert)")
+        try db.execute("DELETE FROM temp.fold_days")
     }
 
     /// The routine's look with this title and icon (canonical JSON), made when it has none yet.

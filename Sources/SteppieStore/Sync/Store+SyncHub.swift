@@ -222,9 +222,9 @@ extension Store {
             // A cursor past the feed's end: this hub was put back in time (`HubFeed.pull`).
             if request.copyAfter != nil || needsCopy || request.cursor < forgotten || request.cursor > position {
                 try db.run("UPDATE sync_devices SET needs_copy = 0 WHERE id = ?", [.text(request.device.text)])
-                let page = try copyPage(children: sorted, after: request.copyAfter ?? "", limit: limit)
+                let (after, cursor) = SyncProtocol.copyPlace(request.copyAfter, cursor: request.cursor, position: position)
+                let page = try copyPage(children: sorted, after: after, limit: limit)
                 let done = page.count < limit
-                let cursor = request.copyAfter == nil ? position : request.cursor
                 try db.run("UPDATE sync_devices SET cursor = ? WHERE id = ?", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
                 return .success(PullReply(entries: page.map(\.entry), cursor: cursor, more: !done, freshCopy: true,
                                           copyAfter: done ? nil : page.last?.key, children: sorted, hubTime: now))

@@ -78,13 +78,17 @@ extension Store {
 
     /// Joins a hub as a device: every row of this device becomes a register and waits in the
     /// outbox (its children go to the hub with the first push). Refused when it already syncs.
+    /// Its pulls ask for a fresh copy from the start (`copy_after` `''`) until one is taken whole,
+    /// so a first answer lost on the way (a kill, a dropped connection) never leaves it reading the
+    /// feed without the copy.
     package func joinSyncHub(device: DeviceID, hubURL: String, fingerprint: String, hubDevice: DeviceID, credential: String,
                              at now: Date) throws {
         try write {
             guard try loadSyncState() == nil else { throw StoreError.syncAlreadyOn }
             try db.run("""
-                INSERT INTO sync_state (id, role, device_id, hub_url, hub_fingerprint, hub_device_id, credential, joined_at, clock_offset_ms)
-                VALUES ('singleton', 'device', ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sync_state (id, role, device_id, hub_url, hub_fingerprint, hub_device_id, credential, joined_at, clock_offset_ms,
+                    copy_after)
+                VALUES ('singleton', 'device', ?, ?, ?, ?, ?, ?, ?, '')
                 """, [.text(device.text), .text(hubURL), .text(fingerprint), .text(hubDevice.text), .text(credential), stamp(now),
                       .integer(db.syncClockOffset)])
             try logEverything()
