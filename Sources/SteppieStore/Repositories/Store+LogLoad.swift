@@ -17,13 +17,13 @@ extension Store {
     /// written to the WAL and read back again and again (the default is 2 MiB).
     static let bulkCacheKiB = 32 * 1024
     /// Pages a fresh copy's connection may cache (KiB): an eighth of the machine's memory, from
-    /// 32 MiB to 256 MiB. A copy's last page writes every day of its children in one transaction
+    /// 32 MiB to 512 MiB. A copy's last page (or its file) writes every day of its children in one transaction
     /// (a million rows for ten children's ten years); what the cache cannot hold is spilled to the
     /// WAL and read back again and again, and the unique (date, routine) index it fills at random
     /// places is about 50 MiB for those ten years. Memory is taken only as pages are used.
     static let copyCacheKiB: Int = {
         let eighth = Int(clamping: ProcessInfo.processInfo.physicalMemory / 8 / 1024)
-        return min(max(eighth, bulkCacheKiB), 256 * 1024)
+        return min(max(eighth, bulkCacheKiB), 512 * 1024)
     }()
     /// Helper threads SQLite may use to sort while it builds the dropped indexes again.
     static let bulkSortThreads = 1
