@@ -129,7 +129,7 @@ let swiftTargets: [Target] = [
     .testTarget(name: "SteppieSecurityTests", dependencies: ["SteppieSecurity"]),
     .testTarget(name: "SteppieSyncTests", dependencies: ["SteppieSync", "SteppieTestSupport"]),
     .testTarget(name: "SteppieSyncHTTPTests",
-                dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization"]),
+                dependencies: ["SteppieSyncHTTP", "SteppieSync", "SteppieHTTP", "SteppieTLS", "SteppieCore", "SteppieLocalization", "SteppieSyncAgent"]),
     .testTarget(name: "SteppieCentreTests",
                 dependencies: ["SteppieCentre", "SteppiePostgres", "SteppieSync", "SteppieCore", "SteppieSecurity"]),
     .testTarget(name: "SteppieCentreWebTests", dependencies: ["SteppieCentreWeb", "SteppieSync", "SteppieCore"]),

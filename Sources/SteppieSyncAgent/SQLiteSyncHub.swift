@@ -91,7 +91,7 @@ package final class SQLiteSyncHub: SyncHubHandling {
     /// A fresh copy as one file (`SyncCopyFiles`) when the device's pull is due one; nil when the
     /// feed answers it (the device's files, if any, are then deleted: it took its copy).
     private func copyFile(_ request: PullRequest, hash: String, copies: SyncCopyFiles) throws(SyncRefusal) -> PullReply? {
-        guard let children = try withStore({ try $0.syncHubCopyDue(request, credentialHash: hash, now: now) }) else {
+        guard let (children, position) = try withStore({ try $0.syncHubCopyDue(request, credentialHash: hash, now: now) }) else {
             if copies.has(device: request.device) { copies.finished(device: request.device) }
             return nil
         }
@@ -99,7 +99,9 @@ package final class SQLiteSyncHub: SyncHubHandling {
             // The device's copy stops being due only when it fetches the file (`copyChunk`): an
             // answer lost on the way leaves it due, and the next pull makes another file.
             .success(try copies.file(for: request.device, children: children, reusing: CopyFile.name(inMark: request.copyAfter),
-                                     now: clock.now()) { path in try store.syncHubWriteCopy(children: children, to: path) })
+                                     fresh: request.copyAfter == "=", position: position, now: clock.now()) { path in
+                try store.syncHubWriteCopy(children: children, to: path)
+            })
         }
         guard let made else { throw .unavailable }   // as many copies as the hub makes at once are being made
         log(CatalogMessage("sync.log.copyFile", ["bytes": .text(String(made.file.bytes)), "count": .text(String(children.count))]))

@@ -21,7 +21,7 @@ package enum SyncCopyFetch {
             throw SyncTransportError.badResponse(reason: "a copy file's name or hash cannot be read")
         }
         let path = path(databasePath: databasePath, name: file.name)
-        removeOthers(databasePath: databasePath, keeping: path)
+        Store.removeCopyFiles(databasePath: databasePath, keeping: path)
         _ = try OwnerOnly.createFileIfMissing(path)
         guard let handle = FileHandle(forUpdatingAtPath: path) else {
             throw StoreError.fileSystem(path: path, reason: "cannot be opened for writing")
@@ -50,17 +50,5 @@ package enum SyncCopyFetch {
             throw SyncTransportError.badResponse(reason: "the copy file does not hash to what the hub said")
         }
         return path
-    }
-
-    /// Deletes the copy files of this database other than `keeping` (an earlier copy's).
-    static func removeOthers(databasePath: String, keeping: String? = nil) {
-        let url = URL(fileURLWithPath: databasePath)
-        let folder = url.deletingLastPathComponent().path
-        let prefix = url.lastPathComponent + ".copy-"
-        let kept = keeping.map { URL(fileURLWithPath: $0).lastPathComponent }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) && name != kept {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
-        }
     }
 }

@@ -20,6 +20,7 @@ package final class SyncCopyFiles: Sendable {
         let path: String
         let file: CopyFile
         let cursor: UInt64
+        let madeAt: Date
         var lastAsked: Date
         /// The device has fetched a piece (so it recorded the reply naming the file).
         var fetched = false
@@ -28,6 +29,7 @@ package final class SyncCopyFiles: Sendable {
     private let building = Atomic<Int>(0)
     package static let maxBuilding = 2
     package static let keepSeconds: TimeInterval = 3600
+    package static let afreshSeconds: TimeInterval = 300
 
     package init(databasePath: String) {
         folder = databasePath + ".copies"
@@ -37,16 +39,22 @@ package final class SyncCopyFiles: Sendable {
         }
     }
 
-    /// The copy file for `device` of `children`: the one named `reusing` when it is still here
-    /// for the same device and children, else a new one made by `make` (given the path, it
+    /// The copy file for `device` of `children`: one still here for the same device and children
+    /// (the one named `reusing` first: a device going on with its fetch; any other when the device
+    /// asks afresh, e.g. after its request for it timed out while it was made), unless `fresh`
+    /// (the device refused the one it had); else a new one made by `make` (given the path, it
     /// writes the file and returns its feed position). Nil when `maxBuilding` are being made.
-    package func file(for device: DeviceID, children: [String], reusing name: String?, now: Date,
-                      make: (String) throws -> UInt64) throws -> (file: CopyFile, cursor: UInt64)? {
+    /// (A file asked for afresh is given again only when made within `afreshSeconds` and at or
+    /// before the feed's `position` now: a hub put back in time makes another.)
+    package func file(for device: DeviceID, children: [String], reusing name: String?, fresh: Bool = false, position: UInt64,
+                      now: Date, make: (String) throws -> UInt64) throws -> (file: CopyFile, cursor: UInt64)? {
         forgetOld(now: now)
-        if let name, let kept = entries.withLock({ all -> Entry? in
-            guard var entry = all[name], entry.device == device, entry.children == children else { return nil }
+        if !fresh, let kept = entries.withLock({ all -> Entry? in
+            let mine = all.values.filter { $0.device == device && $0.children == children }
+            let recent = mine.filter { now.timeIntervalSince($0.madeAt) <= Self.afreshSeconds && $0.cursor <= position }
+            guard var entry = mine.first(where: { $0.file.name == name }) ?? recent.max(by: { $0.cursor < $1.cursor }) else { return nil }
             entry.lastAsked = now
-            all[name] = entry
+            all[entry.file.name] = entry
             return entry
         }) {
             return (kept.file, kept.cursor)
@@ -67,7 +75,7 @@ package final class SyncCopyFiles: Sendable {
             }
             let file = CopyFile(name: name, bytes: bytes, sha256: sha)
             entries.withLock {
-                $0[name] = Entry(device: device, children: children, path: path, file: file, cursor: cursor, lastAsked: now)
+                $0[name] = Entry(device: device, children: children, path: path, file: file, cursor: cursor, madeAt: now, lastAsked: now)
             }
             return (file, cursor)
         } catch {

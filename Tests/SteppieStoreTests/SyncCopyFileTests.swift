@@ -59,7 +59,7 @@ import Testing
         try rig.join(school, children: [given])
         // The hub writes the file and the device records the reply naming it, as `sync` does.
         let request = try school.store.syncPullRequest(physical: rig.physical)
-        guard case .success(let due?) = try rig.hub.store.syncHubCopyDue(request, credentialHash: SyncRig.hash(1), now: rig.physical) else {
+        guard case .success(let (due, _)?) = try rig.hub.store.syncHubCopyDue(request, credentialHash: SyncRig.hash(1), now: rig.physical) else {
             Issue.record("no copy due")
             return
         }

@@ -57,7 +57,7 @@ final class SyncRig {
         }
         while true {
             let request = try store.syncPullRequest(physical: physical)
-            if copyAsFile, case .success(let due?) = try hub.store.syncHubCopyDue(request, credentialHash: SyncRig.hash(index), now: physical) {
+            if copyAsFile, case .success(let (due, _)?) = try hub.store.syncHubCopyDue(request, credentialHash: SyncRig.hash(index), now: physical) {
                 // As `SQLiteSyncHub` gives it: the file written, the device's copy recorded, the reply naming it.
                 let path = devices[index].directory.appendingPathComponent("copy-\(UUID().uuidString)").path
                 let cursor = try hub.store.syncHubWriteCopy(children: due, to: path)

@@ -91,9 +91,11 @@ extension Store {
         }
     }
 
-    /// Whether the device's next pull is a fresh copy (the children it is of), after checking its
-    /// credential, version and clock as a pull does; nil when the feed answers it.
-    package func syncHubCopyDue(_ request: PullRequest, credentialHash: String, now: Int64) throws -> Result<[String]?, SyncRefusal> {
+    /// Whether the device's next pull is a fresh copy (the children it is of, and the feed's
+    /// position now), after checking its credential, version and clock as a pull does; nil when
+    /// the feed answers it.
+    package func syncHubCopyDue(_ request: PullRequest, credentialHash: String, now: Int64)
+        throws -> Result<(children: [String], position: UInt64)?, SyncRefusal> {
         try write {
             _ = try hubState()
             let admitted = try admit(request.device, credentialHash: credentialHash, protocolVersion: request.protocolVersion,
@@ -102,7 +104,7 @@ extension Store {
             let position = UInt64(clamping: try db.queryFirst("SELECT COALESCE(MAX(position), 0) FROM sync_feed") { $0.int(0) } ?? 0)
             let forgotten = UInt64(clamping: try db.queryFirst("SELECT forgotten_through FROM sync_state") { $0.int(0) } ?? 0)
             let due = request.copyAfter != nil || device.needsCopy || request.cursor < forgotten || request.cursor > position
-            return .success(due ? device.children.sorted() : nil)
+            return .success(due ? (device.children.sorted(), position) : nil)
         }
     }
 

@@ -105,11 +105,18 @@ extension Store {
                 DELETE FROM sync_state;
                 """)
         }
-        // A fresh copy's file this device was fetching (`<database>.copy-<name>`) is of no use now.
-        let url = URL(fileURLWithPath: path)
+        // A fresh copy's file this device was fetching is of no use now.
+        Store.removeCopyFiles(databasePath: path)
+    }
+
+    /// Deletes the fresh copies' files fetched beside a database (`<database>.copy-<name>`), but
+    /// the one at `keeping`.
+    package static func removeCopyFiles(databasePath: String, keeping: String? = nil) {
+        let url = URL(fileURLWithPath: databasePath)
         let prefix = url.lastPathComponent + ".copy-"
         let folder = url.deletingLastPathComponent().path
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+        let kept = keeping.map { URL(fileURLWithPath: $0).lastPathComponent }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) && name != kept {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }
     }
