@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 import SteppieSync
+import SteppieTestSupport
 import Testing
 @testable import SteppieStore
 
@@ -185,5 +186,31 @@ import Testing
         #expect(try SyncRig.state(rig.hub.store) == state)
         #expect(try SyncRig.state(school.store) == state)
         #expect(try SyncRig.state(third.store) == state)
+    }
+
+    /// The fold decodes ids and instants in Swift (`SyncEventText`): the very text the SQL
+    /// decoding (`SyncEventSQL.idText`, `atText`, what `sync_events` shows) gives, on random values
+    /// and at the edges (the ids' extremes, 1970-01-01, leap days, offsets of both signs).
+    @Test func theFoldsDecodingInSwiftIsTheSQLDecodingByteForByte() throws {
+        var rng = SeededRandom(seed: 4242)
+        let db = try Connection(path: ":memory:", wal: false)
+        let idSQL = "SELECT \(SyncEventSQL.idText(hi: "?1", lo: "?2"))"
+        let atSQL = "SELECT \(SyncEventSQL.atText(day: "?1", ms: "?2", offset: "?3"))"
+        var ids: [(Int64, Int64)] = [(0, 0), (-1, -1), (Int64.min, Int64.max), (Int64.max, Int64.min), (1, -2)]
+        var instants: [(Int64, Int64, Int64)] = [(0, 0, 0), (0, 0, -720), (11_016, 43_200_000, 540), (19_417, 86_399_999, -300),
+                                                 (20_513, 0, 840), (47_482, 1, -59), (1, -86_400_000, 60)]
+        for _ in 0..<2_000 {
+            ids.append((Int64.random(in: .min ... .max, using: &rng), Int64.random(in: .min ... .max, using: &rng)))
+            let day = Int64.random(in: 1...2_932_896, using: &rng)   // to 9999-12-31
+            instants.append((day, Int64.random(in: -86_400_000...(2 * 86_400_000), using: &rng), Int64.random(in: -900...900, using: &rng)))
+        }
+        for (hi, lo) in ids {
+            let sql = try db.queryFirst(idSQL, [.integer(hi), .integer(lo)]) { $0.text(0) }
+            #expect(SyncEventText.id(hi: hi, lo: lo) == sql, "\(hi) \(lo)")
+        }
+        for (day, ms, offset) in instants where day * 86_400_000 + ms >= 0 && day * 86_400_000 + ms < 253_402_300_800_000 {
+            let sql = try db.queryFirst(atSQL, [.integer(day), .integer(ms), .integer(offset)]) { $0.text(0) }
+            #expect(SyncEventText.instant(localMilliseconds: day * 86_400_000 + ms, offsetMinutes: offset) == sql, "\(day) \(ms) \(offset)")
+        }
     }
 }

@@ -183,3 +183,69 @@ enum SyncEventSQL {
             ?9 AS shown_icon, ?10 AS w, ?11 AS c, ?12 AS d
         """
 }
+
+/// The decoding of `SyncEventSQL` done in Swift, byte for byte the text its SQL gives (the copy's
+/// fold reads a million events: SQLite's `printf` and `strftime` per event were a second or two).
+/// `SyncEventStorageTests` compares both on random values.
+enum SyncEventText {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// `idText`: the id's 128 bits (two signed 64-bit halves) as a lowercase UUID's text.
+    static func id(hi: Int64, lo: Int64) -> String {
+        String(unsafeUninitializedCapacity: 36) { out in
+            var at = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    out[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = UInt64(bitPattern: nibble < 16 ? hi : lo)
+                out[at] = digits[Int((word >> UInt64(60 - 4 * (nibble % 16))) & 0xF)]
+                at += 1
+            }
+            return at
+        }
+    }
+
+    /// `atText` of an instant kept as numbers: the local clock's milliseconds since 1970 (`day *
+    /// 86400000 + at_ms`, never negative for a kept instant) and the UTC offset in minutes, as
+    /// `YYYY-MM-DDTHH:mm:ss.fff±HH:mm`.
+    static func instant(localMilliseconds total: Int64, offsetMinutes offset: Int64) -> String {
+        let seconds = total / 1000, milliseconds = Int(total % 1000)
+        let (year, month, day) = civil(days: seconds / 86_400)
+        let second = Int(seconds % 86_400)
+        let minutes = Int(abs(offset))
+        return String(unsafeUninitializedCapacity: 29) { out in
+            var at = 0
+            func put(_ value: Int, _ width: Int) {
+                var v = value
+                for i in stride(from: width - 1, through: 0, by: -1) {
+                    out[at + i] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+                at += width
+            }
+            func char(_ c: Character) {
+                out[at] = c.asciiValue ?? 0
+                at += 1
+            }
+            put(Int(year), 4); char("-"); put(month, 2); char("-"); put(day, 2); char("T")
+            put(second / 3600, 2); char(":"); put(second % 3600 / 60, 2); char(":"); put(second % 60, 2); char(".")
+            put(milliseconds, 3); char(offset < 0 ? "-" : "+"); put(minutes / 60, 2); char(":"); put(minutes % 60, 2)
+            return at
+        }
+    }
+
+    /// The proleptic Gregorian date of a day number since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civil(days: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = Int(doy - (153 * mp + 2) / 5 + 1)
+        let month = Int(mp < 10 ? mp + 3 : mp - 9)
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
