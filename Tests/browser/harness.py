@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import random
 import re
 import json
 import urllib.request
@@ -42,11 +43,25 @@ NEXT = '[data-action="next"]'
 # --------------------------------------------------------------------------- the service
 
 def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A loopback port free now, below the kernel's ephemeral range: a port the kernel hands out
+    (bind to 0) may be given again to any outgoing connection (a browser's, chromedriver's, the
+    other shard's) before `steppie serve` binds it. Random, so two shards rarely meet; a service
+    that still finds its port taken is started again on another (`Steppie.start`)."""
+    for _ in range(200):
+        port = random.randint(20000, 32000)
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind(("127.0.0.1", port))
+            return port
+        except OSError:
+            continue
+        finally:
+            s.close()
+    raise AssertionError("no free loopback port between 20000 and 32000")
+
+
+class PortTaken(Exception):
+    """`steppie serve` could not bind the port it was given."""
 
 
 class Steppie:
@@ -76,7 +91,16 @@ class Steppie:
         assert done.returncode == 0, f"steppie {' '.join(args)}: {done.returncode}\n{done.stdout}{done.stderr}"
         return done.stdout
 
-    def start(self, deadline=15.0):
+    def start(self, deadline=15.0, tries=5):
+        for attempt in range(tries):
+            try:
+                return self._start(deadline)
+            except PortTaken:
+                if attempt == tries - 1:
+                    raise AssertionError(f"steppie serve found {tries} ports taken; its log:\n{self.log()}")
+                self.port = free_port()
+
+    def _start(self, deadline):
         log = open(self.log_path, "a")
         offset = log.tell()  # a restart appends: only this start's lines say it is listening
         self.proc = subprocess.Popen(
@@ -99,6 +123,9 @@ class Steppie:
                 self.url = self.base + "/"
                 return self.url
             if self.proc.poll() is not None:
+                # Taken between free_port and the bind (its message names the call, in either language).
+                if "(bind)" in text:
+                    raise PortTaken()
                 break
             time.sleep(0.05)
         raise AssertionError(f"steppie serve printed no page address; its log:\n{self.log()}")
