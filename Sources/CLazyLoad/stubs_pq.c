@@ -8,20 +8,25 @@ static const char *const SYMBOLS[] = {
     "PQcmdTuples",
     "PQconnectdb",
     "PQconsumeInput",
+    "PQenterPipelineMode",
     "PQerrorMessage",
     "PQexecParams",
     "PQexecPrepared",
+    "PQexitPipelineMode",
     "PQfinish",
     "PQfreemem",
+    "PQgetResult",
     "PQgetisnull",
     "PQgetvalue",
     "PQnfields",
     "PQnotifies",
     "PQntuples",
+    "PQpipelineSync",
     "PQprepare",
     "PQresultErrorField",
     "PQresultErrorMessage",
     "PQresultStatus",
+    "PQsendQueryPrepared",
     "PQsetClientEncoding",
     "PQsetNoticeProcessor",
     "PQsocket",
@@ -68,6 +73,13 @@ int PQconsumeInput(PGconn * a0) {
     return f(a0);
 }
 
+int PQenterPipelineMode(PGconn * a0) {
+    static __typeof__(PQenterPipelineMode) *_Atomic fn;
+    __typeof__(PQenterPipelineMode) *f = fn;
+    if (!f) { f = (__typeof__(PQenterPipelineMode) *)clazy_symbol(&LIBRARY, "PQenterPipelineMode"); fn = f; }
+    return f(a0);
+}
+
 char *PQerrorMessage(const PGconn * a0) {
     static __typeof__(PQerrorMessage) *_Atomic fn;
     __typeof__(PQerrorMessage) *f = fn;
@@ -89,6 +101,13 @@ PGresult *PQexecPrepared(PGconn * a0, const char * a1, int a2, const char *const
     return f(a0, a1, a2, a3, a4, a5, a6);
 }
 
+int PQexitPipelineMode(PGconn * a0) {
+    static __typeof__(PQexitPipelineMode) *_Atomic fn;
+    __typeof__(PQexitPipelineMode) *f = fn;
+    if (!f) { f = (__typeof__(PQexitPipelineMode) *)clazy_symbol(&LIBRARY, "PQexitPipelineMode"); fn = f; }
+    return f(a0);
+}
+
 void PQfinish(PGconn * a0) {
     static __typeof__(PQfinish) *_Atomic fn;
     __typeof__(PQfinish) *f = fn;
@@ -101,6 +120,13 @@ void PQfreemem(void * a0) {
     __typeof__(PQfreemem) *f = fn;
     if (!f) { f = (__typeof__(PQfreemem) *)clazy_symbol(&LIBRARY, "PQfreemem"); fn = f; }
     f(a0);
+}
+
+PGresult *PQgetResult(PGconn * a0) {
+    static __typeof__(PQgetResult) *_Atomic fn;
+    __typeof__(PQgetResult) *f = fn;
+    if (!f) { f = (__typeof__(PQgetResult) *)clazy_symbol(&LIBRARY, "PQgetResult"); fn = f; }
+    return f(a0);
 }
 
 int PQgetisnull(const PGresult * a0, int a1, int a2) {
@@ -138,6 +164,13 @@ int PQntuples(const PGresult * a0) {
     return f(a0);
 }
 
+int PQpipelineSync(PGconn * a0) {
+    static __typeof__(PQpipelineSync) *_Atomic fn;
+    __typeof__(PQpipelineSync) *f = fn;
+    if (!f) { f = (__typeof__(PQpipelineSync) *)clazy_symbol(&LIBRARY, "PQpipelineSync"); fn = f; }
+    return f(a0);
+}
+
 PGresult *PQprepare(PGconn * a0, const char * a1, const char * a2, int a3, const Oid * a4) {
     static __typeof__(PQprepare) *_Atomic fn;
     __typeof__(PQprepare) *f = fn;
@@ -164,6 +197,13 @@ ExecStatusType PQresultStatus(const PGresult * a0) {
     __typeof__(PQresultStatus) *f = fn;
     if (!f) { f = (__typeof__(PQresultStatus) *)clazy_symbol(&LIBRARY, "PQresultStatus"); fn = f; }
     return f(a0);
+}
+
+int PQsendQueryPrepared(PGconn * a0, const char * a1, int a2, const char *const * a3, const int * a4, const int * a5, int a6) {
+    static __typeof__(PQsendQueryPrepared) *_Atomic fn;
+    __typeof__(PQsendQueryPrepared) *f = fn;
+    if (!f) { f = (__typeof__(PQsendQueryPrepared) *)clazy_symbol(&LIBRARY, "PQsendQueryPrepared"); fn = f; }
+    return f(a0, a1, a2, a3, a4, a5, a6);
 }
 
 int PQsetClientEncoding(PGconn * a0, const char * a1) {

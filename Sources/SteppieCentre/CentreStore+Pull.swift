@@ -13,32 +13,44 @@ extension CentreStore {
     /// (`HubFeed.pull`), or a page of a fresh copy when its children changed, it asks to go on
     /// with one, or its cursor is older than the feed keeps. Pushes commit in position order
     /// (`push`), so what a pull sees of the feed is always a prefix of it.
+    ///
+    /// Three pipelines after its `BEGIN` (docs/centre.md, "A pull's read"): the device admitted
+    /// with the feed's head, its entries with the horizon read again, its cursor written with the
+    /// commit; each child's entries read from `feed_by_child`.
     package func pull(_ request: PullRequest, credentialHash: String, now: Int64,
                       limit: Int = SyncProtocol.maxBatchEntries) throws -> Result<PullReply, SyncRefusal> {
-        try pool.withConnection { c in
+        if let refusal = Self.versionRefusal(request.protocolVersion) {
+            return .failure(refusal)
+        }
+        return try pool.withConnection { c in
             try c.transaction { c -> Result<PullReply, SyncRefusal> in
-                let admitted = try Self.admit(c, device: request.device, credentialHash: credentialHash,
-                                              protocolVersion: request.protocolVersion, sentAt: request.sentAt, now: now, lock: false)
+                var steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
+                let admitAt = steps.count - 1
+                steps.append(PostgresConnection.Step(Statements.head))
+                let read = try c.pipeline(steps)
+                let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else {
                     return admitted.map { _ in PullReply(entries: [], cursor: 0, more: false, freshCopy: false, children: [], hubTime: now) }
                 }
+                guard let head = try read.first(admitAt + 1, { (UInt64(clamping: try $0.int(0)), UInt64(clamping: try $0.int(1))) }) else {
+                    throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
+                }
                 let sorted = device.children.sorted()
-                let position = UInt64(clamping: try c.queryFirst(Statements.position, [], { try $0.int(0) }) ?? 0)
-                let forgotten = UInt64(clamping: try c.queryFirst(Statements.forgotten, [], { try $0.int(0) }) ?? 0)
+                let (position, forgotten) = head
                 // A cursor past the feed's end: the database was restored from an older backup, and
                 // positions after the backup's are handed out again (`HubFeed.pull`; docs/sync.md,
                 // "A hub put back in time").
                 if request.copyAfter != nil || device.needsCopy || request.cursor < forgotten || request.cursor > position {
                     return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
                 }
-                let rows = try c.query("""
-                    SELECT position, entry::text FROM feed
-                    WHERE position > $1 AND position <= $2 AND origin <> $3 AND child IN (SELECT jsonb_array_elements_text($4::jsonb))
-                    ORDER BY position LIMIT $5
-                    """, [.integer(Int64(clamping: request.cursor)), .integer(Int64(clamping: position)), .text(request.device.text),
-                          Self.list(sorted), .int(limit)]) { r in (UInt64(clamping: try r.int(0)), try r.text(1)) }
-                // The feed forgotten meanwhile past this cursor: what was skipped comes as a copy.
-                if let again = try c.queryFirst(Statements.forgotten, [], { try $0.int(0) }), UInt64(clamping: again) > request.cursor {
+                let found = try c.pipeline([
+                    PostgresConnection.Step(Statements.pullEntries, [.integer(Int64(clamping: request.cursor)), .integer(Int64(clamping: position)),
+                                                                     .text(request.device.text), Self.list(sorted), .int(limit)]),
+                    // The feed forgotten meanwhile past this cursor: what was skipped comes as a copy.
+                    PostgresConnection.Step(Statements.forgotten),
+                ])
+                let rows = try found.rows(0) { r in (UInt64(clamping: try r.int(0)), try r.text(1)) }
+                if let again = try found.first(1, { try $0.int(0) }), UInt64(clamping: again) > request.cursor {
                     return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
                 }
                 var entries: [SyncEntry] = []
@@ -49,9 +61,10 @@ extension CentreStore {
                     entries.append(entry)
                 }
                 let cursor = rows.count == limit ? rows[rows.count - 1].0 : max(position, request.cursor)
-                // Written only when it moved: a held pull reads again and again with nothing new.
-                try c.run("UPDATE devices SET cursor = $1 WHERE id = $2 AND cursor IS DISTINCT FROM $1",
-                          [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+                // Written only when it moved (a held pull reads again and again with nothing new),
+                // with the commit.
+                _ = try c.pipeline([PostgresConnection.Step(Statements.cursor, [.integer(Int64(clamping: cursor)), .text(request.device.text)]),
+                                    PostgresConnection.Step(PostgresConnection.commit)])
                 return .success(PullReply(entries: entries, cursor: cursor, more: cursor < position, freshCopy: false,
                                           children: sorted, hubTime: now))
             }

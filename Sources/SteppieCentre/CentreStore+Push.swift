@@ -16,13 +16,28 @@ extension CentreStore {
     /// same order, never crosswise); a push that names or archives a child holds `namesLockKey`
     /// from the start, so the hub settles two devices' "Mina" one push at a time, and its renames
     /// (rows no other push writes) come after its feed insert, under the hub lock.
+    ///
+    /// Two pipelines (docs/centre.md, "In two round trips"): the device admitted and the owners
+    /// of what the push names read in one, the writes, the feed and the commit in the other, with
+    /// the rules checked in between; one statement at a time was eleven round trips a push.
     package func push(_ request: PushRequest, credentialHash: String, now: Int64) throws -> Result<PushReply, SyncRefusal> {
-        try pool.withConnection { c in
+        if let refusal = Self.versionRefusal(request.protocolVersion) { return .failure(refusal) }
+        return try pool.withConnection { c in
             try c.transaction { c -> Result<PushReply, SyncRefusal> in
-                let admitted = try Self.admit(c, device: request.device, credentialHash: credentialHash,
-                                              protocolVersion: request.protocolVersion, sentAt: request.sentAt, now: now, lock: true)
+                let entries = request.entries.map(\.entry)
+                let tooLarge = request.entries.count > SyncProtocol.maxBatchEntries
+                // Held from the start by a push that may name or archive a child (before its
+                // device's row: every push takes them in this order).
+                let names = !tooLarge && entries.contains { if case .change(let change) = $0 { Self.namesChild(change) } else { false } }
+                var steps = names ? [PostgresConnection.Step(Statements.namesLock, [.integer(Self.namesLockKey)])] : []
+                steps += Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: true)
+                let admitAt = steps.count - 1
+                let keys = tooLarge ? [] : Self.ownerKeys(of: entries)
+                if !keys.isEmpty { steps.append(Self.ownersStep(keys)) }
+                let read = try c.pipeline(steps)
+                let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else { return admitted.map { _ in PushReply(acknowledged: 0, hubTime: now) } }
-                guard request.entries.count <= SyncProtocol.maxBatchEntries else { return .failure(.tooLarge) }
+                guard !tooLarge else { return .failure(.tooLarge) }
                 let acked = device.acknowledged
                 var expected = acked + 1
                 var fresh: [SyncEntry] = []
@@ -33,10 +48,8 @@ extension CentreStore {
                     fresh.append(numbered.entry)
                 }
                 guard !fresh.isEmpty else { return .success(PushReply(acknowledged: acked, hubTime: now)) }
-                let names = fresh.contains { if case .change(let change) = $0 { Self.namesChild(change) } else { false } }
-                if names { try c.run("SELECT pg_advisory_xact_lock($1)", [.integer(Self.namesLockKey)]) }
                 var children = device.children, own = device.own
-                var owners = try Self.knownOwners(c, of: fresh)
+                var owners = keys.isEmpty ? [:] : try Self.owners(read, at: admitAt + 1)
                 for entry in fresh {
                     if case .change(let change) = entry, change.entity == .child, owners[change.key] == nil {
                         // A child made on this device (a record the hub has never seen) is the device's own.
@@ -49,20 +62,33 @@ extension CentreStore {
                         return .failure(refusal)
                     }
                 }
-                let namesTouched = try Self.writeRegisters(c, fresh)
-                try Self.writeEvents(c, fresh)
-                try c.run("UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3",
-                          [.integer(Int64(clamping: expected - 1)), Self.list(own), .text(request.device.text)])
-                // Delivered at the commit, as everything else here.
-                try Self.nudge(c, children: Set(fresh.map(\.child)))
-                // The hub lock, the clock and the feed in one statement: the lock is held for its
-                // run and the commit, never while this process prepares the next statement.
+                // The writes, in one pipeline: registers and events (rows in key order: two pushes
+                // of one record lock its row in the same order, never crosswise), the device's
+                // row, the nudge (delivered at the commit, as everything else here), then the hub
+                // lock, the clock and the feed in one statement: the lock is held for its run and
+                // the commit, never while this process prepares the next statement.
+                var writes: [PostgresConnection.Step] = []
+                let registersAt = Self.registersStep(fresh).map { writes.append($0); return writes.count - 1 }
+                if let events = Self.eventsStep(fresh) { writes.append(events) }
+                writes.append(PostgresConnection.Step(Statements.acknowledge, [.integer(Int64(clamping: expected - 1)), Self.list(own),
+                                                                               .text(request.device.text)]))
+                writes.append(Self.nudgeStep(children: Set(fresh.map(\.child))))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
-                let fed = try c.run(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
-                                                              .text(request.device.text), .integer(now), .text(Self.feedRows(fresh))])
-                guard fed == fresh.count else {
+                writes.append(PostgresConnection.Step(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
+                                                                                .text(request.device.text), .integer(now), .text(Self.feedRows(fresh))]))
+                let fedAt = writes.count - 1
+                // With the commit, unless the hub may have a name to settle: the `hub_state` lock is
+                // then held only while the server runs the feed's insert and the commit, never while
+                // this process waits for the answer and to be scheduled again.
+                if !names { writes.append(PostgresConnection.Step(PostgresConnection.commit)) }
+                let written = try c.pipeline(writes)
+                guard written.affected(fedAt) == fresh.count else {
                     throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
                 }
+                let namesTouched = try registersAt.map { at in
+                    Set(try written.rows(at) { r in (try r.text(0), try r.text(1), try r.text(2)) }
+                        .filter { $0.0 == SyncEntity.child.rawValue && Self.namesField($0.2) }.map(\.1))
+                } ?? []
                 if !namesTouched.isEmpty {
                     // After the device's entries: the hub's own rename of a child whose name was
                     // taken, stamped after everything the clock has seen (the lock is held already).
@@ -88,31 +114,30 @@ extension CentreStore {
 
     /// Every register change of a push in one insert, the last writer by stamp winning as
     /// `Statements.register` decides one: of two changes of one field in the push only the later
-    /// goes in (one statement cannot write a row twice), rows in key order. Returns the children
-    /// whose name or archived flag was taken.
-    static func writeRegisters(_ c: PostgresConnection, _ entries: [SyncEntry]) throws -> Set<String> {
+    /// goes in (one statement cannot write a row twice), rows in key order. It returns the rows
+    /// taken (entity, record, field): the children whose name or archived flag was taken. Nil when
+    /// the push changes no register.
+    static func registersStep(_ entries: [SyncEntry]) -> PostgresConnection.Step? {
         var latest: [String: FieldChange] = [:]
         for case .change(let change) in entries {
             let key = change.entity.rawValue + "/" + change.record + "/" + change.field
             if let kept = latest[key], !kept.stamp.description.utf8.lexicographicallyPrecedes(change.stamp.description.utf8) { continue }
             latest[key] = change
         }
-        guard !latest.isEmpty else { return [] }
+        guard !latest.isEmpty else { return nil }
         let rows = latest.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value).map { change in
             "[" + [change.entity.rawValue, change.record, change.field, change.child].map(Self.jsonString).joined(separator: ",")
                 + "," + SyncJSON.text(change.value) + "," + Self.jsonString(change.stamp.description) + "]"
         }
-        let taken = try c.query(Statements.registers, [.text("[" + rows.joined(separator: ",") + "]")]) { r in
-            (try r.text(0), try r.text(1), try r.text(2))
-        }
-        return Set(taken.filter { $0.0 == SyncEntity.child.rawValue && namesField($0.2) }.map(\.1))
+        return PostgresConnection.Step(Statements.registers, [.text("[" + rows.joined(separator: ",") + "]")])
     }
 
-    /// Every completion event of a push in one insert (an event already taken stays as it was).
-    static func writeEvents(_ c: PostgresConnection, _ entries: [SyncEntry]) throws {
+    /// Every completion event of a push in one insert (an event already taken stays as it was);
+    /// nil when the push has none.
+    static func eventsStep(_ entries: [SyncEntry]) -> PostgresConnection.Step? {
         var events: [CompletionEvent] = []
         for case .event(let event) in entries { events.append(event) }
-        guard !events.isEmpty else { return }
+        guard !events.isEmpty else { return nil }
         let rows = events.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { event in
             var fields = [("id", event.id), ("child", event.child), ("routine", event.routine), ("set", event.set),
                           ("date", event.date), ("kind", event.kind.rawValue), ("at", event.at), ("stamp", event.stamp.description)]
@@ -121,7 +146,7 @@ extension CentreStore {
             if let icon = event.shownIcon { fields.append("\"icon\":" + SyncJSON.text(icon)) }
             return "{" + fields.joined(separator: ",") + "}"
         }
-        try c.run(Statements.events, [.text("[" + rows.joined(separator: ",") + "]")])
+        return PostgresConnection.Step(Statements.events, [.text("[" + rows.joined(separator: ",") + "]")])
     }
 
     /// A push's entries as the feed's insert takes them: a `jsonb` array of `[child, entry]`.
@@ -143,8 +168,8 @@ extension CentreStore {
         return HubClock(last: HybridTimestamp(wall: row.1, counter: UInt32(clamping: row.2), device: device))
     }
 
-    /// The owners the hub knows of every record an entry names or points at, in one read.
-    static func knownOwners(_ c: PostgresConnection, of entries: [SyncEntry]) throws -> [RecordKey: String] {
+    /// Every record the entries name or point at, whose owner (child) the hub may know.
+    static func ownerKeys(of entries: [SyncEntry]) -> Set<RecordKey> {
         var keys: Set<RecordKey> = []
         for entry in entries {
             switch entry {
@@ -158,13 +183,19 @@ extension CentreStore {
             case .event(let event): keys.insert(RecordKey(.routine, event.routine))
             }
         }
-        guard !keys.isEmpty else { return [:] }
+        return keys
+    }
+
+    /// The read of the owners the hub knows of `keys`, in one statement.
+    static func ownersStep(_ keys: Set<RecordKey>) -> PostgresConnection.Step {
         let pairs = keys.map { "[" + Self.jsonString($0.entity.rawValue) + "," + Self.jsonString($0.id) + "]" }
-        let rows = try c.query(Statements.owners, [.text("[" + pairs.joined(separator: ",") + "]")]) { r in
-            (try r.text(0), try r.text(1), try r.text(2))
-        }
+        return PostgresConnection.Step(Statements.owners, [.text("[" + pairs.joined(separator: ",") + "]")])
+    }
+
+    /// What that read found (its result at `index`).
+    static func owners(_ results: PostgresConnection.Results, at index: Int) throws -> [RecordKey: String] {
         var owners: [RecordKey: String] = [:]
-        for (entity, id, owner) in rows {
+        for (entity, id, owner) in try results.rows(index, { r in (try r.text(0), try r.text(1), try r.text(2)) }) {
             if let entity = SyncEntity(rawValue: entity) { owners[RecordKey(entity, id)] = owner }
         }
         return owners

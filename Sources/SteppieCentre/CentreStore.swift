@@ -64,9 +64,14 @@ package struct CentreStore: Sendable {
     /// the payload; PostgreSQL takes up to 8,000 bytes, so a push touching more children than fit
     /// nudges everyone). Sent at the transaction's commit, as `nudge`.
     static func nudge(_ c: PostgresConnection, children: Set<String>) throws {
+        let step = nudgeStep(children: children)
+        try c.run(step.statement, step.parameters)
+    }
+
+    /// `nudge(children:)` as a step of a pipeline (an empty payload nudges everyone).
+    static func nudgeStep(children: Set<String>) -> PostgresConnection.Step {
         let payload = children.sorted().joined(separator: ",")
-        guard !payload.isEmpty, payload.utf8.count <= maxNudgePayload else { return try nudge(c) }
-        try c.run("SELECT pg_notify($1, $2)", [.text(feedChannel), .text(payload)])
+        return PostgresConnection.Step(Statements.notify, [.text(feedChannel), .text(payload.utf8.count <= maxNudgePayload ? payload : "")])
     }
 
     /// The longest list of children a nudge names (PostgreSQL's limit is 8,000 bytes).
@@ -82,26 +87,35 @@ package struct CentreStore: Sendable {
         let needsCopy: Bool
     }
 
-    /// The device's children, after checking its version, credential and clock; its contact time
-    /// and offset are written even when its clock is refused. `lock`: the device's row is held
-    /// until the transaction ends (pushes of one device one after another).
-    static func admit(_ c: PostgresConnection, device: DeviceID, credentialHash: String, protocolVersion: Int, sentAt: Int64,
-                      now: Int64, lock: Bool) throws -> Result<Admitted, SyncRefusal> {
-        guard protocolVersion == SyncProtocol.version else {
-            return .failure(.protocolVersion(hub: SyncProtocol.version, device: protocolVersion))
-        }
-        // Held first, read after: a group change holds its devices' rows before it changes the
-        // group, so a push that waited for one reads the group as that change left it (a single
-        // `FOR UPDATE` statement would re-read the row but not the group, as of its start).
-        if lock { try c.run(Statements.lockDevice, [.text(device.text)]) }
-        guard let row = try c.queryFirst(Statements.admit, [.text(device.text)], { r in
+    /// The statements that admit a device, for a pipeline: (`lock`, a push) its row held until
+    /// the transaction ends, so pushes of one device are taken one after another (held first, read
+    /// after: a group change holds its devices' rows before it changes the group, so a push that
+    /// waited for one reads the group as that change left it); its contact time and clock offset
+    /// written when the credential is its, even when its clock is then refused; its row read.
+    /// `admitted` reads what they found. The protocol's version is checked before (`versionRefusal`).
+    static func admitSteps(device: DeviceID, credentialHash: String, sentAt: Int64, now: Int64, lock: Bool) -> [PostgresConnection.Step] {
+        (lock ? [PostgresConnection.Step(Statements.lockDevice, [.text(device.text)])] : []) + [
+            PostgresConnection.Step(Statements.contact, [.integer(now), .integer(sentAt - now), .text(device.text), .text(credentialHash)]),
+            PostgresConnection.Step(Statements.admit, [.text(device.text)]),
+        ]
+    }
+
+    /// The device's children from `admitSteps`' results (its read at `index`), after checking
+    /// its credential and clock.
+    static func admitted(_ results: PostgresConnection.Results, at index: Int, credentialHash: String, sentAt: Int64,
+                         now: Int64) throws -> Result<Admitted, SyncRefusal> {
+        guard let row = try results.first(index, { r in
             (try r.text(0), try r.text(1), UInt64(clamping: try r.int(2)), try r.bool(3), try r.text(4))
         }), equalHashes(row.0, credentialHash) else { return .failure(.unknownDevice) }
         let offset = sentAt - now
-        try c.run(Statements.contact, [.integer(now), .integer(offset), .text(device.text)])
         guard abs(offset) <= SyncProtocol.maxClockOffsetMilliseconds else { return .failure(.clockSkew(offsetMilliseconds: offset)) }
         let own = Set(SyncJSON.value(row.1)?.strings ?? [])
         return .success(Admitted(children: own.union(SyncJSON.value(row.4)?.strings ?? []), own: own, acknowledged: row.2, needsCopy: row.3))
+    }
+
+    /// A device of another protocol version is refused before anything is read or written.
+    static func versionRefusal(_ protocolVersion: Int) -> SyncRefusal? {
+        protocolVersion == SyncProtocol.version ? nil : .protocolVersion(hub: SyncProtocol.version, device: protocolVersion)
     }
 
     /// Compares two hex hashes without stopping at the first difference.
@@ -138,7 +152,37 @@ enum Statements {
         FROM devices d WHERE d.id = $1
         """)
     static let lockDevice = PostgresStatement("centre_lock_device", "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
-    static let contact = PostgresStatement("centre_contact", "UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3")
+    /// A device's contact time and clock offset, written only when the credential's hash is its.
+    static let contact = PostgresStatement("centre_contact", """
+        UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3 AND credential_hash = $4
+        """)
+    /// What a push leaves of its device: the last sequence number taken and its own children.
+    static let acknowledge = PostgresStatement("centre_acknowledge", """
+        UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3
+        """)
+    /// A held pull's place in the feed, written only when it moved.
+    static let cursor = PostgresStatement("centre_cursor", "UPDATE devices SET cursor = $1 WHERE id = $2 AND cursor IS DISTINCT FROM $1")
+    /// A nudge to every hub process's listener at the commit (`CentreStore.nudge`): the channel,
+    /// the children's ids comma-separated, or "" for everyone.
+    static let notify = PostgresStatement("centre_notify", "SELECT pg_notify($1, $2)")
+    /// The advisory lock a push that names or archives a child holds (`CentreStore.namesLockKey`).
+    static let namesLock = PostgresStatement("centre_names_lock", "SELECT pg_advisory_xact_lock($1)")
+    /// The feed's newest position and where it was forgotten through, in one snapshot.
+    static let head = PostgresStatement("centre_head", """
+        SELECT COALESCE((SELECT MAX(position) FROM feed), 0), forgotten_through FROM hub_state WHERE id = 'singleton'
+        """)
+    /// A pull's entries: after the cursor ($1), up to the head ($2), not the device's own ($3),
+    /// of its children (a `jsonb` array, $4), at most $5, in position order. Each child's are read
+    /// from `feed_by_child` in order and merged, never every entry after the cursor.
+    static let pullEntries = PostgresStatement("centre_pull_entries", """
+        SELECT f.position, f.entry::text FROM jsonb_array_elements_text($4::jsonb) AS k(child)
+        CROSS JOIN LATERAL (
+            SELECT position, entry FROM feed
+            WHERE feed.child = k.child AND position > $1 AND position <= $2 AND origin <> $3
+            ORDER BY position LIMIT $5
+        ) AS f
+        ORDER BY f.position LIMIT $5
+        """)
     /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte
     /// (`COLLATE "C"`, as SQLite compares them), never by a locale's collation.
     static let register = PostgresStatement("centre_register", """
@@ -147,7 +191,7 @@ enum Statements {
         WHERE excluded.stamp COLLATE "C" > registers.stamp COLLATE "C"
         """)
     static let feed = PostgresStatement("centre_feed", "INSERT INTO feed (origin, child, taken_at, entry) VALUES ($1, $2, $3, $4::jsonb)")
-    /// A push's registers (`CentreStore.writeRegisters`): a `jsonb` array of
+    /// A push's registers (`CentreStore.registersStep`): a `jsonb` array of
     /// `[entity, record, field, child, value, stamp]`, one per field, in key order; returns the
     /// fields taken (new, or later than what the hub held).
     static let registers = PostgresStatement("centre_registers", """

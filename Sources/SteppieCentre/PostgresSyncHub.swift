@@ -25,11 +25,13 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// pull), this is only a safety net; each read is a transaction, so 500 held pulls at 1 s were
     /// 500 reads a second for nothing.
     package static let nudgedPollMilliseconds = 5_000
-    private let feedMoved = NSCondition()
-    /// What moved and when, in wake-up numbers (changed under `feedMoved`'s lock), so a wake-up
-    /// that comes between a pull's read and its wait is not missed, and a held pull goes back to
-    /// the database only for a change that may concern it: with hundreds of held pulls, every
-    /// push waking every pull was hundreds of reads a push, which filled the pool.
+    /// What moved and when, in wake-up numbers, and the held pulls waiting, each on a condition
+    /// of its own under the children it gets: a wake-up that comes between a pull's read and its
+    /// wait is not missed, a held pull goes back to the database only for a change that may
+    /// concern it (every push waking every pull was hundreds of reads a push, which filled the
+    /// pool), and a push wakes only those pulls' threads (one condition for all made every push
+    /// wake all 500 held pulls' threads, one after another through its lock, to find most had
+    /// nothing to do).
     private let board = Mutex(WakeBoard())
     private let stopping = Atomic<Bool>(false)
     /// The hub's time when a pull last looked for feed entries past the horizon.
@@ -90,10 +92,8 @@ package final class PostgresSyncHub: SyncHubHandling {
 
     /// Wakes the held pulls of devices that get one of `children` (nil: every held pull).
     private func wake(children: Set<String>? = nil) {
-        feedMoved.lock()
-        board.withLock { $0.moved(children) }
-        feedMoved.broadcast()
-        feedMoved.unlock()
+        let waiting = board.withLock { $0.moved(children) }
+        for waiter in waiting { waiter.signal() }
     }
 
     /// Wake-ups so far (a pull's "seen" mark).
@@ -181,10 +181,15 @@ package final class PostgresSyncHub: SyncHubHandling {
                                   cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
             let poll = isListening ? Self.nudgedPollMilliseconds : Self.pollMilliseconds
             let until = min(deadline, Date().addingTimeInterval(Double(poll) / 1000))
-            feedMoved.lock()
+            // Registered before it looks, its own lock held from the look to the wait: a wake-up
+            // after `seen` is either on the board already or signals this waiter once it waits.
+            let waiter = PullWaiter(children: children)
+            board.withLock { $0.add(waiter) }
+            waiter.condition.lock()
             while !board.withLock({ $0.moved(since: seen, for: children) }), !stopping.load(ordering: .sequentiallyConsistent),
-                  feedMoved.wait(until: until) {}
-            feedMoved.unlock()
+                  waiter.condition.wait(until: until) {}
+            waiter.condition.unlock()
+            board.withLock { $0.remove(waiter) }
         }
     }
 
@@ -216,26 +221,67 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 }
 
+/// A held pull's wait: its own condition, and the children its device gets.
+package final class PullWaiter: @unchecked Sendable {
+    let condition = NSCondition()
+    let children: Set<String>
+
+    package init(children: Set<String>) { self.children = children }
+
+    func signal() {
+        condition.lock()
+        condition.signal()
+        condition.unlock()
+    }
+}
+
 /// What moved since a wake-up number: for every child, the last wake-up that named it, and the
-/// last that named everyone.
+/// last that named everyone; and the held pulls waiting, by child.
 package struct WakeBoard: Sendable {
     package private(set) var count = 0
     private var everyone = 0
     private var child: [String: Int] = [:]
+    private var waiting: [ObjectIdentifier: PullWaiter] = [:]
+    private var byChild: [String: Set<ObjectIdentifier>] = [:]
 
     package init() {}
 
-    package mutating func moved(_ children: Set<String>?) {
+    /// Notes a wake-up for `children` (nil: everyone); returns the waiters it concerns.
+    @discardableResult
+    package mutating func moved(_ children: Set<String>?) -> [PullWaiter] {
         count += 1
         guard let children else {
             everyone = count
-            return
+            return Array(waiting.values)
         }
-        for c in children { child[c] = count }
+        var ids: Set<ObjectIdentifier> = []
+        for c in children {
+            child[c] = count
+            if let some = byChild[c] { ids.formUnion(some) }
+        }
+        return ids.compactMap { waiting[$0] }
     }
 
     /// Whether anything that concerns a device getting `children` moved after `seen`.
     package func moved(since seen: Int, for children: Set<String>) -> Bool {
         everyone > seen || children.contains { (child[$0] ?? 0) > seen }
+    }
+
+    /// The held pulls waiting now.
+    package var waiters: Int { waiting.count }
+
+    package mutating func add(_ waiter: PullWaiter) {
+        let id = ObjectIdentifier(waiter)
+        waiting[id] = waiter
+        for c in waiter.children { byChild[c, default: []].insert(id) }
+    }
+
+    package mutating func remove(_ waiter: PullWaiter) {
+        let id = ObjectIdentifier(waiter)
+        waiting[id] = nil
+        for c in waiter.children {
+            byChild[c]?.remove(id)
+            if byChild[c]?.isEmpty == true { byChild[c] = nil }
+        }
     }
 }

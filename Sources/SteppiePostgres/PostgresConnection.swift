@@ -11,12 +11,12 @@ typealias PGResult = OpaquePointer
 /// `PostgresError` carrying the SQLSTATE and the server's message. Deliberately not `Sendable`:
 /// one owner at a time (`PostgresPool` hands it to one caller at a time).
 package final class PostgresConnection {
-    private let handle: PGConnection
+    let handle: PGConnection
     /// The statements prepared on this session, by name, with their SQL.
     private var prepared: [String: String] = [:]
     private var transactionDepth = 0
     /// True once the session is known to be gone: the pool drops the connection instead of reusing it.
-    package private(set) var isBroken = false
+    package internal(set) var isBroken = false
 
     /// Connects with a libpq connection string (`host=/run/postgresql dbname=steppie user=hub`).
     /// The string is never repeated in errors: it may hold a password.
@@ -80,7 +80,9 @@ package final class PostgresConnection {
     }
 
     /// Runs `body` in a transaction and commits; any thrown error rolls everything back. Nested
-    /// calls become savepoints. A transaction the server already aborted is never "committed"
+    /// calls become savepoints. The body may end the outermost transaction itself with
+    /// `PostgresConnection.commit` as the last step of its last pipeline (the commit then goes with
+    /// its last statements: a lock they take is held only while the server runs them). A transaction the server already aborted is never "committed"
     /// (PostgreSQL would answer COMMIT with a silent ROLLBACK): it throws instead.
     @discardableResult
     package func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
@@ -95,6 +97,9 @@ package final class PostgresConnection {
                 throw PostgresError.server(sqlState: "25P02", message: "the transaction was aborted by an earlier error",
                                            detail: nil, statement: "COMMIT")
             }
+            // Committed already by the body's last pipeline (`PostgresConnection.commit` as its
+            // last step): nothing is left to commit.
+            if depth == 0, PQtransactionStatus(handle) == PQTRANS_IDLE { return value }
             try run(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
             return value
         } catch {
@@ -125,12 +130,31 @@ package final class PostgresConnection {
     /// first on this session), checks the result, hands it to `read` and frees it.
     func perform<T>(_ target: Target, _ parameters: [PostgresValue], _ read: (PGResult) throws -> T) throws -> T {
         if isBroken { throw PostgresError.unavailable(message: "the connection was lost earlier") }
-        if case .prepared(let statement) = target, prepared[statement.name] != statement.sql {
-            let result = PQprepare(handle, statement.name, statement.sql, 0, nil)
-            let checked = try check(result, statement: statement.name)
-            PQclear(checked)
-            prepared[statement.name] = statement.sql
+        if case .prepared(let statement) = target { try prepare(statement) }
+        let result: PGResult? = try withParameters(parameters) { count, values, lengths, formats, types in
+            switch target {
+            case .sql(let sql): PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+            case .prepared(let statement): PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0)
+            }
         }
+        let checked = try check(result, statement: target.label)
+        defer { PQclear(checked) }
+        return try read(checked)
+    }
+
+    /// Prepares `statement` on this session unless it is already (by name, with the same SQL).
+    func prepare(_ statement: PostgresStatement) throws {
+        guard prepared[statement.name] != statement.sql else { return }
+        let result = PQprepare(handle, statement.name, statement.sql, 0, nil)
+        let checked = try check(result, statement: statement.name)
+        PQclear(checked)
+        prepared[statement.name] = statement.sql
+    }
+
+    /// The parameters as libpq takes them (text, or binary for bytes; NULL as a null pointer),
+    /// valid for the call to `body`: their count, values, lengths, formats and types.
+    func withParameters<T>(_ parameters: [PostgresValue],
+                           _ body: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32], [Oid]) throws -> T) throws -> T {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         defer { buffers.forEach { free($0) } }
         var lengths: [Int32] = [], formats: [Int32] = [], types: [Oid] = []
@@ -158,19 +182,11 @@ package final class PostgresConnection {
             }
             types.append(value.typeOid)
         }
-        let values = buffers.map { UnsafePointer($0) }
-        let count = Int32(parameters.count)
-        let result: PGResult? = switch target {
-        case .sql(let sql): PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
-        case .prepared(let statement): PQexecPrepared(handle, statement.name, count, values, lengths, formats, 0)
-        }
-        let checked = try check(result, statement: target.label)
-        defer { PQclear(checked) }
-        return try read(checked)
+        return try body(Int32(parameters.count), buffers.map { UnsafePointer($0) }, lengths, formats, types)
     }
 
     /// Turns a libpq result into the result, or a thrown `PostgresError` (the result freed).
-    private func check(_ result: PGResult?, statement: String) throws -> PGResult {
+    func check(_ result: PGResult?, statement: String) throws -> PGResult {
         guard let result else {
             // No result at all: out of memory, or the connection could not send.
             let message = String(cString: PQerrorMessage(handle))
@@ -191,11 +207,11 @@ package final class PostgresConnection {
         throw PostgresError.server(sqlState: state, message: message, detail: detail, statement: statement)
     }
 
-    private static func affected(_ result: PGResult) -> Int {
+    static func affected(_ result: PGResult) -> Int {
         Int(String(cString: PQcmdTuples(result))) ?? 0
     }
 
-    private static func rows<T>(_ result: PGResult, _ statement: String, _ row: (PostgresRow) throws -> T) throws -> [T] {
+    static func rows<T>(_ result: PGResult, _ statement: String, _ row: (PostgresRow) throws -> T) throws -> [T] {
         let count = PQntuples(result)
         var out: [T] = []
         out.reserveCapacity(Int(count))

@@ -76,7 +76,7 @@ extension CentreTests {
             try c.run("INSERT INTO hub_state (id, device_id) VALUES ('singleton', $1)", [.text(DeviceID(UUID()).text)])
             let old = CentreStore(pool: PostgresPool(conninfo: database.conninfo, size: 2), passwordLimits: CentreStaffTests.cheap)
             let ada = try old.addFirstAdmin(name: "Ada", password: CentreStaffTests.password)
-            #expect(try HubSchema.migrator.migrate(c) == ["2026-12-hub-v4-staff-sessions"])
+            #expect(try HubSchema.migrator.migrate(c) == HubSchema.migrations.map(\.id).drop { $0 != "2026-12-hub-v4-staff-sessions" }.map { $0 })
             #expect(try old.signIn(name: "ada", password: CentreStaffTests.password, now: 1_796_000_000_000) == ada)
             let (token, _) = try old.openSession(staff: ada, locale: "en")
             #expect(try old.session(token: token)?.staff == ada)

@@ -239,7 +239,7 @@ extension CentreTests {
             try old.invite(codeHash: PostgresSyncHub.codeHash("12345678"), children: [], expiresAt: Int64.max / 2)
             home.credential = try hub.join(JoinRequest(code: "12345678", deviceName: "home", device: home.id)).credential
             // Now the new migration: the device is still there, in no group, and still pushes.
-            #expect(try HubSchema.migrator.migrate(c) == ["2026-12-hub-v3-staff", "2026-12-hub-v4-staff-sessions"])
+            #expect(try HubSchema.migrator.migrate(c) == HubSchema.migrations.map(\.id).drop { $0 != "2026-12-hub-v3-staff" }.map { $0 })
             #expect(try c.queryFirst("SELECT group_id IS NULL FROM devices WHERE id = $1", [.text(home.id.text)], { try $0.bool(0) }) == true)
             let child = UUID().uuidString.lowercased()
             let now = SyncProtocol.milliseconds(hub.clock.now())

@@ -263,7 +263,7 @@ extension CentreTests {
             #expect(positions == Array(1...Int64(positions.count)))
         }
 
-        /// A push is written in a few statements (`CentreStore.writeRegisters`): of two changes
+        /// A push is written in a few statements (`CentreStore.registersStep`): of two changes
         /// of one field in it the later stamp is kept whatever their order, and the feed carries
         /// both, in the push's order.
         @Test func aPushWithTwoChangesOfOneFieldKeepsTheLaterAndFeedsBoth() throws {
@@ -422,6 +422,21 @@ extension CentreTests {
             board.moved(nil)
             #expect(board.moved(since: later, for: ["a"]) && board.moved(since: later, for: []))
             #expect(!board.moved(since: board.count, for: ["a", "b"]))
+
+            // A push wakes only the held pulls of devices getting a child it named.
+            let ab = PullWaiter(children: ["a", "b"]), c = PullWaiter(children: ["c"]), none = PullWaiter(children: [])
+            for w in [ab, c, none] { board.add(w) }
+            #expect(board.waiters == 3)
+            #expect(board.moved(["b"]).map(ObjectIdentifier.init) == [ObjectIdentifier(ab)])
+            #expect(Set(board.moved(["a", "c", "x"]).map(ObjectIdentifier.init)) == [ObjectIdentifier(ab), ObjectIdentifier(c)])
+            #expect(board.moved(["x"]).isEmpty)
+            #expect(Set(board.moved(nil).map(ObjectIdentifier.init)) == Set([ab, c, none].map(ObjectIdentifier.init)))
+            board.remove(ab)
+            #expect(board.moved(["a", "b"]).isEmpty)
+            #expect(board.moved(["c"]).map(ObjectIdentifier.init) == [ObjectIdentifier(c)])
+            board.remove(c)
+            board.remove(none)
+            #expect(board.waiters == 0 && board.moved(nil).isEmpty)
         }
 
         /// The staff pages read a day's or a month's events only (`replica(children:dates:)`), and

@@ -102,5 +102,47 @@ extension PostgresTests {
             }
             #expect(try c.queryFirst("SELECT count(*) FROM join_attempts") { try $0.int(0) } == 0)
         }
+
+        /// A pipeline sends its statements at once and reads their results in order; a failure
+        /// in the middle is thrown with its SQL state once the rest (skipped) are read, inside a
+        /// transaction nothing of it is kept, and the session goes on as before.
+        @Test func aPipelineReadsEveryResultInOrderAndAFailureInItRollsBack() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let c = try db.connect()
+            try c.run("CREATE TABLE t (id bigint PRIMARY KEY, note text NOT NULL)")
+            let insert = PostgresStatement("test_pipeline_insert", "INSERT INTO t (id, note) VALUES ($1, $2)")
+            let read = PostgresStatement("test_pipeline_read", "SELECT id, note FROM t WHERE id >= $1 ORDER BY id")
+            let count = PostgresStatement("test_pipeline_count", "SELECT count(*) FROM t")
+
+            let results = try c.transaction { c in
+                try c.pipeline([.init(insert, [.integer(1), .text(Self.hostile)]), .init(insert, [.integer(2), .text("둘")]),
+                                .init(read, [.integer(0)]), .init(count)])
+            }
+            #expect(results.affected(0) == 1 && results.affected(1) == 1)
+            #expect(try results.rows(2) { [String(try $0.int(0)), try $0.text(1)] } == [["1", Self.hostile], ["2", "둘"]])
+            #expect(try results.first(3) { try $0.int(0) } == 2)
+
+            // The second insert breaks the key: the third is skipped, the first rolled back with it.
+            #expect {
+                try c.transaction { c in
+                    try c.pipeline([.init(insert, [.integer(3), .text("three")]), .init(insert, [.integer(1), .text("again")]),
+                                    .init(insert, [.integer(4), .text("four")])])
+                }
+            } throws: { error in
+                guard case .server(let state, _, _, let statement) = error as? PostgresError else { return false }
+                return state == "23505" && statement == "test_pipeline_insert"
+            }
+            #expect(!c.inTransaction && !c.isBroken)
+            #expect(try c.query(read, [.integer(0)]) { try $0.int(0) } == [1, 2])
+            // A parameter that cannot be sent is refused before anything is.
+            #expect(throws: PostgresError.invalidParameter(index: 1)) {
+                try c.pipeline([.init(insert, [.integer(5), .text("five")]), .init(insert, [.integer(6), .text("six\u{0}")])])
+            }
+            // Outside a transaction the pipeline is one (an implicit transaction); the session answers.
+            let alone = try c.pipeline([.init(count), .init(read, [.integer(2)])])
+            #expect(try alone.first(0) { try $0.int(0) } == 2)
+            #expect(try alone.rows(1) { try $0.text(1) } == ["둘"])
+        }
     }
 }

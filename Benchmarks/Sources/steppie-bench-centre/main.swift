@@ -15,8 +15,10 @@ import SteppieBenchSupport
 //   other device's pull returning it (p50/p99), each hub's RSS (/proc VmHWM, VmRSS), PostgreSQL
 //   sessions at the peak. Baseline: the registers and events of the first run written again into
 //   the same tables by one `psql -f` session (`INSERT … ON CONFLICT`, 500 rows a statement).
-//   Then the same morning offered at once through one hub (its ceiling beside the baseline's).
-// Options: --devices N (500), --workers N (32), --seconds S (20).
+//   Then the same morning offered at once (every entry due at the start) through one hub: its
+//   ceiling beside the baseline's.
+// Options: --devices N (500), --workers N (32), --seconds S (20); --only-burst runs the morning at
+// once alone (for a profile; no baseline, no ratio).
 
 let arguments = CommandLine.arguments
 func option(_ name: String, _ fallback: Int) -> Int { arguments.firstIndex(of: name).flatMap { Int(arguments[$0 + 1]) } ?? fallback }
@@ -43,14 +45,21 @@ do {
     defer { try? FileManager.default.removeItem(atPath: root) }
     let centre = try Centre(root: root, binary: binary)
     let runner = CentreRun(centre: centre, devices: deviceCount, workers: workers, seconds: seconds)
+    // Every entry due at the start (a thousandth of a second: the morning's times are spread over it).
+    let burstRunner = CentreRun(centre: centre, devices: deviceCount, workers: workers, seconds: 0.001)
+    if arguments.contains("--only-burst") {
+        let burst = try burstRunner.run(database: "bench_burst", hubCount: 1)
+        print("the morning at once, " + line(burst))
+        exit(0)
+    }
     let one = try runner.run(database: "bench_one_hub", hubCount: 1)
     progress("baseline")
     let baseline = try Baseline.run(centre, from: "bench_one_hub", into: "bench_baseline")
     let two = try runner.run(database: "bench_two_hubs", hubCount: 2)
-    // The same morning offered all at once (within one second): what one hub takes when nothing
-    // holds it back, the figure the baseline's rate is a ceiling for.
+    // The same morning offered all at once: what one hub takes when nothing holds it back, the
+    // figure the baseline's rate is a ceiling for.
     progress("the morning at once")
-    let burst = try CentreRun(centre: centre, devices: deviceCount, workers: workers, seconds: 1).run(database: "bench_burst", hubCount: 1)
+    let burst = try burstRunner.run(database: "bench_burst", hubCount: 1)
     let baseRate = Double(baseline.rows) / baseline.seconds
 
     print("steppie-bench-centre: release build, \(deviceCount) devices × 4 children held (2 own), \(workers) workers, a morning in \(Int(seconds)) s")
