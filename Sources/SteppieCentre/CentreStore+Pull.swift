@@ -14,20 +14,19 @@ extension CentreStore {
     /// with one, or its cursor is older than the feed keeps. Pushes commit in position order
     /// (`push`), so what a pull sees of the feed is always a prefix of it.
     ///
-    /// Three pipelines after its `BEGIN` (docs/centre.md, "A pull's read"): the device admitted
-    /// with the feed's head, its entries with the horizon read again, its cursor written with the
+    /// Three pipelines (docs/centre.md, "A pull's read"): `BEGIN` and the device admitted with
+    /// the feed's head, its entries with the horizon read again, its cursor written with the
     /// commit; each child's entries read from `feed_by_child`.
     package func pull(_ request: PullRequest, credentialHash: String, now: Int64,
                       limit: Int = SyncProtocol.maxBatchEntries) throws -> Result<PullReply, SyncRefusal> {
         if let refusal = Self.versionRefusal(request.protocolVersion) {
             return .failure(refusal)
         }
+        var steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
+        let admitAt = steps.count - 1
+        steps.append(PostgresConnection.Step(Statements.head))
         return try pool.withConnection { c in
-            try c.transaction { c -> Result<PullReply, SyncRefusal> in
-                var steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
-                let admitAt = steps.count - 1
-                steps.append(PostgresConnection.Step(Statements.head))
-                let read = try c.pipeline(steps)
+            try c.transaction(beginningWith: steps) { c, read -> Result<PullReply, SyncRefusal> in
                 let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else {
                     return admitted.map { _ in PullReply(entries: [], cursor: 0, more: false, freshCopy: false, children: [], hubTime: now) }

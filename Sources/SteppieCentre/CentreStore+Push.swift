@@ -22,19 +22,18 @@ extension CentreStore {
     /// the rules checked in between; one statement at a time was eleven round trips a push.
     package func push(_ request: PushRequest, credentialHash: String, now: Int64) throws -> Result<PushReply, SyncRefusal> {
         if let refusal = Self.versionRefusal(request.protocolVersion) { return .failure(refusal) }
+        let entries = request.entries.map(\.entry)
+        let tooLarge = request.entries.count > SyncProtocol.maxBatchEntries
+        // Held from the start by a push that may name or archive a child (before its device's
+        // row: every push takes them in this order).
+        let names = !tooLarge && entries.contains { if case .change(let change) = $0 { Self.namesChild(change) } else { false } }
+        var steps = names ? [PostgresConnection.Step(Statements.namesLock, [.integer(Self.namesLockKey)])] : []
+        steps += Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: true)
+        let admitAt = steps.count - 1
+        let keys = tooLarge ? [] : Self.ownerKeys(of: entries)
+        if !keys.isEmpty { steps.append(Self.ownersStep(keys)) }
         return try pool.withConnection { c in
-            try c.transaction { c -> Result<PushReply, SyncRefusal> in
-                let entries = request.entries.map(\.entry)
-                let tooLarge = request.entries.count > SyncProtocol.maxBatchEntries
-                // Held from the start by a push that may name or archive a child (before its
-                // device's row: every push takes them in this order).
-                let names = !tooLarge && entries.contains { if case .change(let change) = $0 { Self.namesChild(change) } else { false } }
-                var steps = names ? [PostgresConnection.Step(Statements.namesLock, [.integer(Self.namesLockKey)])] : []
-                steps += Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: true)
-                let admitAt = steps.count - 1
-                let keys = tooLarge ? [] : Self.ownerKeys(of: entries)
-                if !keys.isEmpty { steps.append(Self.ownersStep(keys)) }
-                let read = try c.pipeline(steps)
+            try c.transaction(beginningWith: steps) { c, read -> Result<PushReply, SyncRefusal> in
                 let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else { return admitted.map { _ in PushReply(acknowledged: 0, hubTime: now) } }
                 guard !tooLarge else { return .failure(.tooLarge) }
@@ -72,7 +71,7 @@ extension CentreStore {
                 if let events = Self.eventsStep(fresh) { writes.append(events) }
                 writes.append(PostgresConnection.Step(Statements.acknowledge, [.integer(Int64(clamping: expected - 1)), Self.list(own),
                                                                                .text(request.device.text)]))
-                writes.append(Self.nudgeStep(children: Set(fresh.map(\.child))))
+                writes.append(Self.nudgeStep(children: Set(fresh.map(\.child)), origin: request.device.text))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
                 writes.append(PostgresConnection.Step(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
                                                                                 .text(request.device.text), .integer(now), .text(Self.feedRows(fresh))]))

@@ -62,16 +62,19 @@ package struct CentreStore: Sendable {
 
     /// A nudge for the pulls of devices that get one of `children` (their ids, comma-separated, as
     /// the payload; PostgreSQL takes up to 8,000 bytes, so a push touching more children than fit
-    /// nudges everyone). Sent at the transaction's commit, as `nudge`.
-    static func nudge(_ c: PostgresConnection, children: Set<String>) throws {
-        let step = nudgeStep(children: children)
-        try c.run(step.statement, step.parameters)
+    /// nudges everyone), sent at the transaction's commit as `nudge`, as a step of a push's
+    /// pipeline. It names the pushing device (`origin;child,child`: its own held pull is not
+    /// woken); an empty payload nudges everyone.
+    static func nudgeStep(children: Set<String>, origin: String? = nil) -> PostgresConnection.Step {
+        let payload = (origin.map { $0 + ";" } ?? "") + children.sorted().joined(separator: ",")
+        return PostgresConnection.Step(Statements.notify, [.text(feedChannel), .text(payload.utf8.count <= maxNudgePayload ? payload : "")])
     }
 
-    /// `nudge(children:)` as a step of a pipeline (an empty payload nudges everyone).
-    static func nudgeStep(children: Set<String>) -> PostgresConnection.Step {
-        let payload = children.sorted().joined(separator: ",")
-        return PostgresConnection.Step(Statements.notify, [.text(feedChannel), .text(payload.utf8.count <= maxNudgePayload ? payload : "")])
+    /// A nudge's payload read back: the pushing device (when named) and the children.
+    package static func nudged(_ payload: String) -> (origin: String?, children: Set<String>) {
+        let parts = payload.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let origin = parts.count == 2 ? String(parts[0]) : nil
+        return (origin, Set((parts.last ?? "").split(separator: ",").map(String.init)))
     }
 
     /// The longest list of children a nudge names (PostgreSQL's limit is 8,000 bytes).

@@ -91,8 +91,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 
     /// Wakes the held pulls of devices that get one of `children` (nil: every held pull).
-    private func wake(children: Set<String>? = nil) {
-        let waiting = board.withLock { $0.moved(children) }
+    private func wake(children: Set<String>? = nil, from origin: String? = nil) {
+        let waiting = board.withLock { $0.moved(children, from: origin) }
         for waiter in waiting { waiter.signal() }
     }
 
@@ -132,7 +132,10 @@ package final class PostgresSyncHub: SyncHubHandling {
                         if arrived.contains(where: { $0.payload.isEmpty }) {
                             wake()
                         } else {
-                            wake(children: Set(arrived.flatMap { $0.payload.split(separator: ",").map(String.init) }))
+                            for nudge in arrived {
+                                let (origin, children) = CentreStore.nudged(nudge.payload)
+                                wake(children: children, from: origin)
+                            }
                         }
                     }
                 }
@@ -150,7 +153,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
         let hash = Self.credentialHash(credential), now = self.now
         let reply = try answer { try store.push(request, credentialHash: hash, now: now) }
-        wake(children: Set(request.entries.map(\.entry.child)))
+        // Not the pushing device's own held pull: it would find only its own entries.
+        wake(children: Set(request.entries.map(\.entry.child)), from: request.device.text)
         return reply
     }
 
@@ -183,7 +187,7 @@ package final class PostgresSyncHub: SyncHubHandling {
             let until = min(deadline, Date().addingTimeInterval(Double(poll) / 1000))
             // Registered before it looks, its own lock held from the look to the wait: a wake-up
             // after `seen` is either on the board already or signals this waiter once it waits.
-            let waiter = PullWaiter(children: children)
+            let waiter = PullWaiter(children: children, device: request.device.text)
             board.withLock { $0.add(waiter) }
             waiter.condition.lock()
             while !board.withLock({ $0.moved(since: seen, for: children) }), !stopping.load(ordering: .sequentiallyConsistent),
@@ -221,12 +225,16 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 }
 
-/// A held pull's wait: its own condition, and the children its device gets.
+/// A held pull's wait: its own condition, the children its device gets, and the device.
 package final class PullWaiter: @unchecked Sendable {
     let condition = NSCondition()
     let children: Set<String>
+    let device: String?
 
-    package init(children: Set<String>) { self.children = children }
+    package init(children: Set<String>, device: String? = nil) {
+        self.children = children
+        self.device = device
+    }
 
     func signal() {
         condition.lock()
@@ -246,9 +254,11 @@ package struct WakeBoard: Sendable {
 
     package init() {}
 
-    /// Notes a wake-up for `children` (nil: everyone); returns the waiters it concerns.
+    /// Notes a wake-up for `children` (nil: everyone); returns the waiters it concerns, but for
+    /// `origin`'s own (a device's push concerns its held pull only through other devices' entries,
+    /// which wake it themselves).
     @discardableResult
-    package mutating func moved(_ children: Set<String>?) -> [PullWaiter] {
+    package mutating func moved(_ children: Set<String>?, from origin: String? = nil) -> [PullWaiter] {
         count += 1
         guard let children else {
             everyone = count
@@ -259,7 +269,7 @@ package struct WakeBoard: Sendable {
             child[c] = count
             if let some = byChild[c] { ids.formUnion(some) }
         }
-        return ids.compactMap { waiting[$0] }
+        return ids.compactMap { waiting[$0] }.filter { origin == nil || $0.device != origin }
     }
 
     /// Whether anything that concerns a device getting `children` moved after `seen`.

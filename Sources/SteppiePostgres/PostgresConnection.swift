@@ -82,17 +82,27 @@ package final class PostgresConnection {
     /// Runs `body` in a transaction and commits; any thrown error rolls everything back. Nested
     /// calls become savepoints. The body may end the outermost transaction itself with
     /// `PostgresConnection.commit` as the last step of its last pipeline (the commit then goes with
-    /// its last statements: a lock they take is held only while the server runs them). A transaction the server already aborted is never "committed"
-    /// (PostgreSQL would answer COMMIT with a silent ROLLBACK): it throws instead.
+    /// its last statements: a lock they take is held only while the server runs them). A
+    /// transaction the server already aborted is never "committed" (PostgreSQL would answer
+    /// COMMIT with a silent ROLLBACK): it throws instead.
     @discardableResult
     package func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let savepoint = "steppie_sp\(transactionDepth)"
+        let depth = transactionDepth
+        return try transaction(opening: { c in try c.run(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)") }, { c, _ in try body(c) })
+    }
+
+    /// A transaction (or, nested, a savepoint) that `open` begins, then `body` given what `open`
+    /// returned; committed (or released) at the end unless the body's last pipeline committed,
+    /// rolled back on any thrown error, `open`'s included.
+    func transaction<O, T>(opening open: (PostgresConnection) throws -> O, _ body: (PostgresConnection, O) throws -> T) throws -> T {
         let depth = transactionDepth
         let savepoint = "steppie_sp\(depth)"
-        try run(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         do {
-            let value = try body(self)
+            let opened = try open(self)
+            let value = try body(self, opened)
             if PQtransactionStatus(handle) == PQTRANS_INERROR {
                 throw PostgresError.server(sqlState: "25P02", message: "the transaction was aborted by an earlier error",
                                            detail: nil, statement: "COMMIT")

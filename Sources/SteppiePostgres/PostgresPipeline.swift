@@ -6,6 +6,22 @@ import Foundation
 // the server and the hub's thread to be scheduled in turn, and on a loaded machine that, not the
 // statements, was most of their time.
 extension PostgresConnection {
+    /// The statement that opens a transaction as a pipeline's first step (`transaction(beginningWith:)`).
+    static let begin = PostgresStatement("steppie_begin", "BEGIN")
+
+    /// Runs `body` in a transaction whose `BEGIN` is sent with `first` as one pipeline, and hands
+    /// it their results (indexed as `first`): one round trip less than `transaction` and then a
+    /// pipeline. Commits as `transaction` does (or the body's last pipeline commits); any thrown
+    /// error rolls everything back. Only as the outermost transaction.
+    package func transaction<T>(beginningWith first: [Step], _ body: (PostgresConnection, Results) throws -> T) throws -> T {
+        precondition(!inTransaction, "transaction(beginningWith:) opens the outermost transaction")
+        return try transaction(opening: { c in
+            let results = try c.pipeline([Step(Self.begin)] + first)
+            results.offset = 1
+            return results
+        }, body)
+    }
+
     /// A pipeline's last step that commits the transaction `transaction` opened (nothing may
     /// follow it in that transaction's body).
     package static let commit = PostgresStatement("steppie_commit", "COMMIT")
@@ -26,6 +42,8 @@ extension PostgresConnection {
     package final class Results {
         private let results: [PGResult]
         private let names: [String]
+        /// Steps the caller did not send itself (a `BEGIN` before them), skipped by the indices.
+        fileprivate var offset = 0
 
         fileprivate init(results: [PGResult], names: [String]) {
             self.results = results
@@ -36,7 +54,7 @@ extension PostgresConnection {
 
         /// The rows step `index` returned, mapped.
         package func rows<T>(_ index: Int, _ row: (PostgresRow) throws -> T) throws -> [T] {
-            try PostgresConnection.rows(results[index], names[index], row)
+            try PostgresConnection.rows(results[index + offset], names[index + offset], row)
         }
 
         /// The first row step `index` returned, mapped, or nil.
@@ -45,7 +63,7 @@ extension PostgresConnection {
         }
 
         /// The number of rows step `index` changed.
-        package func affected(_ index: Int) -> Int { PostgresConnection.affected(results[index]) }
+        package func affected(_ index: Int) -> Int { PostgresConnection.affected(results[index + offset]) }
     }
 
     /// Sends every step at once and reads their results in order: one round trip instead of one

@@ -434,9 +434,21 @@ extension CentreTests {
             board.remove(ab)
             #expect(board.moved(["a", "b"]).isEmpty)
             #expect(board.moved(["c"]).map(ObjectIdentifier.init) == [ObjectIdentifier(c)])
+            // Nor the pushing device's own held pull (it would find only its own entries).
+            let home = PullWaiter(children: ["c"], device: "home")
+            board.add(home)
+            #expect(board.moved(["c"], from: "home").map(ObjectIdentifier.init) == [ObjectIdentifier(c)])
+            #expect(Set(board.moved(["c"], from: "school").map(ObjectIdentifier.init)) == [ObjectIdentifier(c), ObjectIdentifier(home)])
+            #expect(board.moved(nil, from: "home").count == 3)
+            board.remove(home)
             board.remove(c)
             board.remove(none)
             #expect(board.waiters == 0 && board.moved(nil).isEmpty)
+
+            // A nudge's payload names the pushing device before its children; one without it (a
+            // hub process of the version before) names children only.
+            #expect(CentreStore.nudged("dev;a,b") == ("dev", ["a", "b"]))
+            #expect(CentreStore.nudged("a,b") == (nil, ["a", "b"]))
         }
 
         /// The staff pages read a day's or a month's events only (`replica(children:dates:)`), and
