@@ -88,9 +88,6 @@ final class PullConnection: @unchecked Sendable {
     static func connect(port: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw WireError("socket: errno \(errno)") }
-        // As the device's transport (`TCPConnection`): each write sent at once.
-        var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
