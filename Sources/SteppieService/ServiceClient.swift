@@ -54,7 +54,17 @@ public final class ServiceClient {
         if r.id == nil { r.id = nextId; nextId += 1 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try sendLine(String(decoding: try encoder.encode(r), as: UTF8.self))
+        do {
+            try sendLine(String(decoding: try encoder.encode(r), as: UTF8.self))
+        } catch {
+            // At its connection limit the service answers `busy` and closes at once, and the
+            // request may then meet a closed socket (a broken pipe): that answer is the reply.
+            if let line = try? readLine(until: Date().addingTimeInterval(1)),
+               let reply = try? JSONDecoder().decode(ServiceReply.self, from: Data(line.utf8)), reply.id == nil {
+                return reply
+            }
+            throw error
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             guard let line = try readLine(until: deadline) else { throw ServiceFailure(code: .failed, message: "no reply") }
@@ -108,6 +118,18 @@ public final class ServiceClient {
     }
 
     /// True once the service closed the connection (checked without waiting long).
+    /// Whether the service has closed its end within `seconds`, reading nothing (`POLLRDHUP`):
+    /// what it wrote before stays to be read.
+    public func peerClosed(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        let rdhup: Int16 = 0x2000 // POLLRDHUP (Linux)
+        while Date() < deadline {
+            var p = pollfd(fd: fd, events: rdhup, revents: 0)
+            if poll(&p, 1, 20) > 0, p.revents & (rdhup | Int16(POLLHUP)) != 0 { return true }
+        }
+        return false
+    }
+
     public func isClosed(within seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

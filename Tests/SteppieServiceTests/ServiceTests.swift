@@ -194,6 +194,11 @@ import Testing
         for _ in 0..<200 { if let c = ServiceClient.connect(path: f.socket) { many.append(c) } }
         #expect(many.count == 200)
         let answer = try f.client().request(ServiceRequest(.status))
+        // One more, whose `busy` the service has written and closed before the request is sent:
+        // the request meets a broken pipe, and the reply is still the service's `busy`.
+        let late = try f.client()
+        #expect(late.peerClosed(within: 5))
+        #expect(try late.request(ServiceRequest(.status)).error?.code == .busy)
         many.removeAll()
         #expect(answer.ok || answer.error?.code == .busy)
         // Once the 200 have hung up, every new connection is served again.
