@@ -1,3 +1,5 @@
+import SteppieCore
+
 /// How a completion event is kept compactly in `sync_event_log` (schema v12, docs/data-contract.md
 /// "Sync metadata") and read back in its protocol form: plain SQL expressions, so the triggers,
 /// the hub's bulk baseline, the apply path and the `sync_events` view encode and decode the same
@@ -212,7 +214,8 @@ enum SyncEventText {
     /// `YYYY-MM-DDTHH:mm:ss.fff±HH:mm`.
     static func instant(localMilliseconds total: Int64, offsetMinutes offset: Int64) -> String {
         let seconds = total / 1000, milliseconds = Int(total % 1000)
-        let (year, month, day) = civil(days: seconds / 86_400)
+        let date = LocalDay(dayNumber: Int(seconds / 86_400))
+        let (year, month, day) = (date.year, date.month, date.day)
         let second = Int(seconds % 86_400)
         let minutes = Int(abs(offset))
         return String(unsafeUninitializedCapacity: 29) { out in
@@ -234,18 +237,5 @@ enum SyncEventText {
             put(milliseconds, 3); char(offset < 0 ? "-" : "+"); put(minutes / 60, 2); char(":"); put(minutes % 60, 2)
             return at
         }
-    }
-
-    /// The proleptic Gregorian date of a day number since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(days: Int64) -> (year: Int64, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = Int(doy - (153 * mp + 2) / 5 + 1)
-        let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
