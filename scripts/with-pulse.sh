@@ -8,7 +8,11 @@
 # has a null sink `steppie_test` at 22050 Hz mono and an anonymous unix socket. The command gets
 # PULSE_SERVER and PULSE_SINK; a low-latency reader stays on the sink monitor so the null sink
 # never falls back to its 2 s blocks. Both processes are stopped by PID on every exit path, and
-# the command's exit status is returned.
+# the command's exit status is returned, with one exception: when the server itself ended during
+# the run (PulseAudio 16 aborted once in a clean-clone run, cause not reproduced) and the command
+# failed, the end of the server's log is printed and the status is 75 (EX_TEMPFAIL), so a caller
+# can tell a dead server from failing tests (scripts/test.sh runs such a phase once more).
+# STEPPIE_PULSE_LOG=FILE keeps the server's whole log; STEPPIE_PULSE_LOG_LEVEL sets its level.
 set -u
 
 if [ "$#" -eq 0 ]; then
@@ -27,7 +31,20 @@ PA_PID=""
 READER_PID=""
 
 cleanup() {
-    if [ -n "$READER_PID" ]; then kill -TERM "$READER_PID" 2>/dev/null; wait "$READER_PID" 2>/dev/null; fi
+    if [ -n "$READER_PID" ]; then
+        # parec catches TERM; one sent while it is still connecting can go unanswered (a command
+        # that ended at once left it, and this script's wait, hanging): KILL after 2 s.
+        kill -TERM "$READER_PID" 2>/dev/null
+        for _ in $(seq 1 100); do kill -0 "$READER_PID" 2>/dev/null || break; sleep 0.02; done
+        kill -KILL "$READER_PID" 2>/dev/null
+        wait "$READER_PID" 2>/dev/null
+    fi
+    if [ -n "$PA_PID" ] && ! kill -0 "$PA_PID" 2>/dev/null; then
+        # The server died under the command: say so, with the end of its log (the reason is there).
+        echo "with-pulse: the PulseAudio server (pid $PA_PID) ended during the run; the end of its log:" >&2
+        tail -n 40 "$PA_BASE/pa.log" >&2 2>/dev/null
+        if [ -n "${STEPPIE_PULSE_LOG:-}" ]; then cp "$PA_BASE/pa.log" "$STEPPIE_PULSE_LOG" 2>/dev/null; fi
+    fi
     if [ -n "$PA_PID" ]; then
         kill -TERM "$PA_PID" 2>/dev/null
         for _ in $(seq 1 100); do kill -0 "$PA_PID" 2>/dev/null || break; sleep 0.02; done
@@ -51,7 +68,7 @@ fi
 
 # Foreground server as our own child, so we know its PID (no daemonizing, no pid-file guessing).
 pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
-    --log-target="file:$PA_BASE/pa.log" \
+    --log-target="file:$PA_BASE/pa.log" --log-level="${STEPPIE_PULSE_LOG_LEVEL:-notice}" --log-time=1 \
     --load="module-native-protocol-unix socket=$PA_BASE/native auth-anonymous=1" \
     --load="module-null-sink sink_name=steppie_test rate=22050 channels=1" \
     --load="module-always-sink" >/dev/null 2>&1 &
@@ -74,4 +91,8 @@ READER_PID=$!
 
 "$@"
 status=$?
+if [ "$status" -ne 0 ] && ! kill -0 "$PA_PID" 2>/dev/null; then
+    echo "with-pulse: the command failed (exit $status) after the PulseAudio server ended under it" >&2
+    exit 75
+fi
 exit "$status"

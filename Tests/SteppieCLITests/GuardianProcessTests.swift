@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SteppieCLI
+import SteppieTestSupport
 
 /// Real `steppie` processes: secrets never in arguments, environment, output or the database file;
 /// two guessing processes held to the stored backoff.
@@ -54,9 +55,19 @@ import Testing
     }
 
     /// Every byte of the database and its journal files.
-    static func databaseBytes(_ db: String) -> String {
+    static func databaseBytes(_ db: String) -> [UInt8] {
         ["", "-wal", "-shm", "-journal"].compactMap { try? Data(contentsOf: URL(fileURLWithPath: db + $0)) }
-            .map { String(decoding: $0, as: Unicode.ASCII.self) }.joined()
+            .flatMap { Array($0) + [0] }
+    }
+
+    @Test func aSecretIsFoundWhereItStandsAloneNotInsideADigitRun() {
+        #expect(SecretScan.standsAlone("8361", in: "--pin 8361"))
+        #expect(SecretScan.standsAlone("8361", in: "('8361',"))
+        #expect(SecretScan.standsAlone("8361", in: [0x15, 0x38, 0x33, 0x36, 0x31, 0x00]))
+        #expect(SecretScan.standsAlone("8361", in: "8361"))
+        #expect(!SecretScan.standsAlone("8361", in: "0193ab8361cd"))
+        #expect(!SecretScan.standsAlone("8361", in: "283615"))
+        #expect(!SecretScan.standsAlone("8361", in: "836"))
     }
 
     @Test func secretsAppearOnlyAsArgon2idHashes() throws {
@@ -66,32 +77,38 @@ import Testing
         let base = ["--db", h.db, "--locale", "en"]
 
         let setPin = try Running(["guardian", "set-pin", "--pin-stdin"] + base)
-        #expect(!setPin.exposed.contains(pin))
+        #expect(!SecretScan.standsAlone(pin, in: setPin.exposed))
         setPin.send(pin)
         let (status, out) = setPin.finish()
         #expect(status == 0)
         let code = String(try #require(out.split(separator: "\n").first { $0.hasPrefix("Recovery code: ") }).dropFirst(15))
         #expect(out.components(separatedBy: code).count == 2, "the recovery code is shown exactly once")
-        #expect(!out.contains(pin))
+        #expect(!SecretScan.standsAlone(pin, in: out))
 
         let recover = try Running(["guardian", "recover", "--pin-stdin"] + base)
         recover.send(code)
         // Waiting for the new PIN now, with the code already read.
-        #expect(!recover.exposed.contains(code))
+        #expect(!SecretScan.standsAlone(code, in: recover.exposed))
         recover.send(newPin)
-        #expect(!recover.exposed.contains(newPin))
+        #expect(!SecretScan.standsAlone(newPin, in: recover.exposed))
         let (recovered, recoverOut) = recover.finish()
         #expect(recovered == 0)
-        #expect(!recoverOut.contains(code) && !recoverOut.contains(newPin))
+        #expect(!SecretScan.standsAlone(code, in: recoverOut) && !SecretScan.standsAlone(newPin, in: recoverOut))
         let newCode = String(try #require(recoverOut.split(separator: "\n").first { $0.hasPrefix("Recovery code: ") }).dropFirst(15))
 
         let rows = Self.shell("sqlite3", [h.db, "SELECT guardian_pin_hash, recovery_code_hash FROM device_settings"])
             .split(separator: "\n").flatMap { $0.split(separator: "|") }
         #expect(rows.count == 2)
         #expect(rows.allSatisfy { $0.hasPrefix("$argon2id$v=19$m=") })
+        // Stamps, ids and hashes hold digit runs in which four digits turn up by chance; a stored
+        // secret stands on its own (SecretScan), in the file's bytes and in the dumped values.
         let bytes = Self.databaseBytes(h.db)
-        for secret in [pin, newPin, code, newCode] { #expect(!bytes.contains(secret), "secret in the database file") }
-        #expect(Self.shell("sqlite3", [h.db, ".dump"]).contains("$argon2id$"))
+        let dump = Self.shell("sqlite3", [h.db, ".dump"])
+        for secret in [pin, newPin, code, newCode] {
+            #expect(!SecretScan.standsAlone(secret, in: bytes), "secret in the database file")
+            #expect(!SecretScan.standsAlone(secret, in: dump), "secret among the database's values")
+        }
+        #expect(dump.contains("$argon2id$"))
     }
 
     @Test func twoGuessingProcessesAreHeldToTheBackoff() throws {
