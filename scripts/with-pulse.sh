@@ -9,7 +9,7 @@
 # PULSE_SERVER and PULSE_SINK; a low-latency reader stays on the sink monitor so the null sink
 # never falls back to its 2 s blocks. Both processes are stopped by PID on every exit path, and
 # the command's exit status is returned, with one exception: when the server itself ended during
-# the run (PulseAudio 16 aborted once in a clean-clone run, cause not reproduced) and the command
+# the run (PulseAudio 16 aborted in clean-clone runs: see the server's flags below) and the command
 # failed, the end of the server's log is printed and the status is 75 (EX_TEMPFAIL), so a caller
 # can tell a dead server from failing tests (scripts/test.sh runs such a phase once more).
 # STEPPIE_PULSE_LOG=FILE keeps the server's whole log; STEPPIE_PULSE_LOG_LEVEL sets its level.
@@ -67,7 +67,11 @@ if [ -n "$STEPPIE_ORIGINAL_HOME" ]; then
 fi
 
 # Foreground server as our own child, so we know its PID (no daemonizing, no pid-file guessing).
-pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
+# No shared memory (`--disable-shm`, so no memfd either): every client's audio is copied over the
+# socket. With it, PulseAudio 16.1 aborted twice in one clean-clone browser run (both shards'
+# servers): "Cannot send block reference with non-registered memfd ID", then 240 s later the
+# assertion 'n_imported > 0' in memblock_replace_import (pulseaudio issue 824's path).
+pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no --disable-shm=yes \
     --log-target="file:$PA_BASE/pa.log" --log-level="${STEPPIE_PULSE_LOG_LEVEL:-notice}" --log-time=1 \
     --load="module-native-protocol-unix socket=$PA_BASE/native auth-anonymous=1" \
     --load="module-null-sink sink_name=steppie_test rate=22050 channels=1" \

@@ -39,8 +39,10 @@ extension CentreStore {
                 // A cursor past the feed's end: the database was restored from an older backup, and
                 // positions after the backup's are handed out again (`HubFeed.pull`; docs/sync.md,
                 // "A hub put back in time").
-                if request.copyAfter != nil || device.needsCopy || request.cursor < forgotten || request.cursor > position {
-                    return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
+                let due = device.needsCopy || request.cursor < forgotten || request.cursor > position
+                let step = SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position)
+                if step != .feed {
+                    return .success(try copy(c, request, step, children: sorted, needsCopy: device.needsCopy, now: now, limit: limit))
                 }
                 let found = try c.pipeline([
                     PostgresConnection.Step(Statements.pullEntries, [.integer(Int64(clamping: request.cursor)), .integer(Int64(clamping: position)),
@@ -50,7 +52,8 @@ extension CentreStore {
                 ])
                 let rows = try found.rows(0) { r in (UInt64(clamping: try r.int(0)), try r.text(1)) }
                 if let again = try found.first(1, { try $0.int(0) }), UInt64(clamping: again) > request.cursor {
-                    return .success(try copy(c, request, children: sorted, position: position, now: now, limit: limit))
+                    return .success(try copy(c, request, .page(after: "", cursor: position), children: sorted,
+                                             needsCopy: device.needsCopy, now: now, limit: limit))
                 }
                 var entries: [SyncEntry] = []
                 for (at, text) in rows {
@@ -70,16 +73,24 @@ extension CentreStore {
         }
     }
 
-    /// A page of a fresh copy: the cursor it ends at is the feed's position when the copy began.
-    private func copy(_ c: PostgresConnection, _ request: PullRequest, children: [String], position: UInt64, now: Int64,
-                      limit: Int) throws -> PullReply {
-        try c.run("UPDATE devices SET needs_copy = false WHERE id = $1", [.text(request.device.text)])
-        let (after, cursor) = SyncProtocol.copyPlace(request.copyAfter, cursor: request.cursor, position: position)
+    /// A page of a fresh copy (the cursor it ends at is the feed's position when the copy began),
+    /// or the empty last answer to a device that took every page (`SyncProtocol.CopyStep.taken`):
+    /// only then is the copy no longer due, so a copy whose answer was lost is given again.
+    private func copy(_ c: PostgresConnection, _ request: PullRequest, _ step: SyncProtocol.CopyStep, children: [String],
+                      needsCopy: Bool, now: Int64, limit: Int) throws -> PullReply {
+        guard case .page(let after, let cursor) = step else {
+            // `.taken` (callers never pass `.feed`).
+            let cursor: UInt64
+            if case .taken(let at) = step { cursor = at } else { cursor = request.cursor }
+            try c.run("UPDATE devices SET needs_copy = false, cursor = $1 WHERE id = $2",
+                      [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+            return PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: children, hubTime: now)
+        }
         let page = try Self.copyPage(c, children: children, after: after, limit: limit)
-        let done = page.count < limit
+        let next = SyncProtocol.copyAfterPage(children: children, lastKey: page.last?.key, done: page.count < limit, due: needsCopy)
         try c.run("UPDATE devices SET cursor = $1 WHERE id = $2", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
-        return PullReply(entries: page.map(\.entry), cursor: cursor, more: !done, freshCopy: true,
-                         copyAfter: done ? nil : page.last?.key, children: children, hubTime: now)
+        return PullReply(entries: page.map(\.entry), cursor: cursor, more: next != nil, freshCopy: true,
+                         copyAfter: next, children: children, hubTime: now)
     }
 
     /// A page of the fresh copy of some children: every register (keyed `entity/record/field`),

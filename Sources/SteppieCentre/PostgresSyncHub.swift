@@ -59,7 +59,7 @@ package final class PostgresSyncHub: SyncHubHandling {
 
     var now: Int64 { SyncProtocol.milliseconds(clock.now()) }
 
-    static func credentialHash(_ credential: String) -> String { SHA256.hex(of: Data(credential.utf8)) }
+    package static func credentialHash(_ credential: String) -> String { SHA256.hex(of: Data(credential.utf8)) }
 
     /// Runs a request on the database: its refusal, or PostgreSQL's failure as the device is told it.
     func answer<T>(_ body: () throws -> Result<T, SyncRefusal>) throws(SyncRefusal) -> T {

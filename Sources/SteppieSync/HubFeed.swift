@@ -94,20 +94,27 @@ package struct HubFeed: Sendable {
         let sorted = children.sorted()
         // A cursor past the feed's end: the hub was restored from an older backup, and positions
         // after the backup's are being handed out again. The device cannot tell which it has seen.
-        if request.copyAfter != nil || needsCopy.contains(request.device) || request.cursor < forgottenThrough
-            || request.cursor > position {
+        let due = needsCopy.contains(request.device) || request.cursor < forgottenThrough || request.cursor > position
+        switch SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position) {
+        case .feed:
+            break
+        case .taken(let cursor):
+            // Only now is the copy no longer due: a copy whose answer was lost is given again.
+            needsCopy.remove(request.device)
+            return PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: sorted, hubTime: now)
+        case .page(let after, let cursor):
             // A whole copy of the device's children from the store of record, in a stable order
             // so it can be resumed; what changes meanwhile comes through the feed after `position`.
-            needsCopy.remove(request.device)
             let (changes, events) = store.restricted(to: children).asChanges()
             var all: [(String, SyncEntry)] = changes.map { (SyncRules.copyKey($0), .change($0)) }
             all += events.map { ("~" + $0.id, .event($0)) }
             all.sort { $0.0 < $1.0 }
-            let (after, cursor) = SyncProtocol.copyPlace(request.copyAfter, cursor: request.cursor, position: position)
             let page = all.filter { $0.0 > after }.prefix(limit)
             let done = page.count < limit || page.last?.0 == all.last?.0
-            return PullReply(entries: page.map(\.1), cursor: cursor, more: !done, freshCopy: true,
-                             copyAfter: done ? nil : page.last?.0, children: sorted, hubTime: now)
+            let next = SyncProtocol.copyAfterPage(children: sorted, lastKey: page.last?.0, done: done,
+                                                  due: needsCopy.contains(request.device))
+            return PullReply(entries: page.map(\.1), cursor: cursor, more: next != nil, freshCopy: true,
+                             copyAfter: next, children: sorted, hubTime: now)
         }
         var entries: [SyncEntry] = []
         var cursor = request.cursor

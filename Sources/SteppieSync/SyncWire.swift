@@ -38,6 +38,58 @@ package enum SyncProtocol {
         return (copyAfter, cursor)
     }
 
+    /// What a hub that gives a fresh copy in pages answers a pull with (docs/sync.md, "A copy is
+    /// asked for until it is taken").
+    package enum CopyStep: Hashable, Sendable {
+        /// No copy: the feed after the request's cursor.
+        case feed
+        /// A page of a copy after `after` (`""`: its start), the copy being at `cursor`.
+        case page(after: String, cursor: UInt64)
+        /// The device has taken every page of a copy of the children it holds now, at `cursor`:
+        /// the hub's record that its children changed is cleared, and the answer is the copy's
+        /// last page, empty (the device folds the copy's days then).
+        case taken(cursor: UInt64)
+    }
+
+    /// Decides a pull against the children the device holds now. `due`: the hub would start a copy
+    /// anyway (the device's children changed since its last whole copy, its cursor is older than
+    /// the feed keeps or past its end). A page's `copyAfter` carries a seal of the children the
+    /// copy is of (`copyAfterPage`): when they changed between two pages the copy starts again
+    /// (its earlier pages missed the new child's rows); a key without a seal goes on as it says.
+    package static func copyStep(_ copyAfter: String?, cursor: UInt64, children: [String], due: Bool, position: UInt64) -> CopyStep {
+        guard let copyAfter else { return due ? .page(after: "", cursor: position) : .feed }
+        if startsCopy(copyAfter) { return .page(after: "", cursor: position) }
+        guard copyAfter.hasPrefix("#") else { return .page(after: copyAfter, cursor: cursor) }
+        let seal = copySeal(children)
+        guard copyAfter.utf8.starts(with: seal.utf8) else { return .page(after: "", cursor: position) }
+        let rest = copyAfter.utf8.dropFirst(seal.utf8.count)
+        if rest.elementsEqual("$".utf8) { return .taken(cursor: cursor) }
+        guard rest.first == UInt8(ascii: ":") else { return .page(after: "", cursor: position) }
+        return .page(after: String(decoding: rest.dropFirst(), as: UTF8.self), cursor: cursor)
+    }
+
+    /// The `copyAfter` a page of a copy answers with: the next page's place when more follow;
+    /// after the last page, while the hub still records that the device's children changed
+    /// (`due`), a closing mark the device sends back once it has taken every page (a copy
+    /// whose answer was lost is then given again, never counted as taken); nil otherwise. The
+    /// reply's `more` is whether it is non-nil.
+    package static func copyAfterPage(children: [String], lastKey: String?, done: Bool, due: Bool) -> String? {
+        if !done, let lastKey { return copySeal(children) + ":" + lastKey }
+        return due ? copySeal(children) + "$" : nil
+    }
+
+    /// `#` and 16 hex digits of the FNV-1a hash of the children's ids, sorted: what tells a hub
+    /// that a device's children changed during its copy (not a secret: a device forging one
+    /// only spoils its own copy, which is of its own children whatever the seal says).
+    static func copySeal(_ children: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in children.sorted().joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "#" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     /// An instant as the protocol counts it: whole milliseconds since 1970.
     package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))

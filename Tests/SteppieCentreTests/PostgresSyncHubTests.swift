@@ -140,7 +140,9 @@ extension CentreTests {
             try f.store.grant(device: school.id, children: [child, other])
             let reply = try f.hub.pull(PullRequest(device: school.id, sentAt: f.now, cursor: school.cursor), credential: school.credential)
             #expect(reply.freshCopy && reply.entries.count == 3 && reply.children == [child, other].sorted())
-            school.cursor = reply.cursor
+            // That answer lost on the way: the copy is still due, given whole again, and taken.
+            #expect(try f.pullAll(&school).count == 3)
+            #expect(try f.pullAll(&school).isEmpty)
             // 181 days later the feed forgot what school had not pulled: its next pull is a copy.
             _ = try f.push(home, [home.press(child: other, routine: "r", now: f.now)])
             f.clock.advance(by: 181 * 86_400)
@@ -150,6 +152,51 @@ extension CentreTests {
             #expect(later.entries.count == 4)   // two names, two presses
             // The copy is the hub's state of the device's children, nothing else.
             #expect(try f.state().count == later.entries.count)
+        }
+
+        /// A copy is due until the device sends back the mark of its last page: answers lost on
+        /// the way (the first, a middle one, the mark's) are given again; a grant between two
+        /// pages starts the copy again.
+        @Test func aCopyIsDueUntilTheDeviceSaysItTookTheLastPage() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            let other = UUID().uuidString.lowercased(), third = UUID().uuidString.lowercased()
+            var entries = [home.change(.child, other, child: other, "name", .string("Joon"), now: f.now),
+                           home.change(.child, third, child: third, "name", .string("Ara"), now: f.now)]
+            for r in 0..<5 { entries.append(home.press(child: other, routine: "r\(r)", now: f.now)) }
+            _ = try f.push(home, entries)
+            _ = try f.pullAll(&school)
+            try f.store.grant(device: school.id, children: [child, other])
+            func pull(_ copyAfter: String?) throws -> PullReply {
+                try f.store.pull(PullRequest(device: school.id, sentAt: f.now, cursor: school.cursor, copyAfter: copyAfter),
+                                 credentialHash: PostgresSyncHub.credentialHash(school.credential), now: f.now, limit: 3).get()
+            }
+            var copyAfter: String? = nil
+            var keys: [SyncEntry] = []
+            var answers = 0
+            while true {
+                let lost = try pull(copyAfter)
+                let reply = try pull(copyAfter)   // the same question again: the same answer
+                answers += 2
+                #expect(lost == reply && reply.freshCopy)
+                keys += reply.entries
+                school.cursor = reply.cursor
+                copyAfter = reply.copyAfter
+                if !reply.more { break }
+            }
+            // Seven rows of the two children (two names, five presses), in pages of three, then the mark.
+            #expect(keys.count == 7 && answers == 8)
+            #expect(try f.pullAll(&school).isEmpty)
+            // A grant between two pages: the copy starts again, sealed with the new children.
+            try f.store.grant(device: school.id, children: [child])
+            let first = try pull(nil)
+            try f.store.grant(device: school.id, children: [child, other, third])
+            let again = try pull(first.copyAfter)
+            #expect(first.freshCopy && first.more && first.children == [child])
+            // The copy's first page of the three children, as a pull from nothing gets it.
+            #expect(again.freshCopy && again.children == [child, other, third].sorted())
+            #expect(again == (try pull(nil)))
         }
 
         @Test func hostileTextRoundTripsAndANulIsMalformed() throws {

@@ -430,6 +430,29 @@ final class SyncRig {
         #expect(renamed.from == "mina" && renamed.to == "mina (2)" && renamed.record == schoolMina.id.lowercased)
     }
 
+    /// A device given another child whose copy's first answer is lost (the connection cut after
+    /// the hub committed) is given the copy again: the hub counts it taken only when the device
+    /// sends back the mark of its last page.
+    @Test func aGrantedChildsCopyWhoseAnswerWasLostIsGivenAgain() throws {
+        let (rig, home, school, child) = try SyncRig.homeAndSchool()
+        let joon = try home.childWithMorning("Joon")
+        try rig.sync(0)
+        try rig.sync(1)
+        #expect(try school.store.children().map(\.displayName) == ["Mina"])
+        try rig.hub.store.syncHubGrant(device: rig.ids[1], children: [child.id.lowercased, joon.id.lowercased])
+        rig.pullLimit = 5
+        let request = try school.store.syncPullRequest(physical: rig.physical)
+        let lost = try rig.hub.store.syncHubPull(request, credentialHash: SyncRig.hash(1), now: rig.physical, limit: 5).get()
+        #expect(lost.freshCopy && lost.more)
+        try rig.sync(1)
+        #expect(try school.store.children().map(\.displayName).sorted() == ["Joon", "Mina"])
+        #expect(try SyncRig.state(school.store) == SyncRig.state(rig.hub.store))
+        // Taken: the next pull reads the feed.
+        let next = try rig.hub.store.syncHubPull(try school.store.syncPullRequest(physical: rig.physical), credentialHash: SyncRig.hash(1),
+                                                 now: rig.physical).get()
+        #expect(!next.freshCopy)
+    }
+
     /// Runs the sqlite3 tool on a database (another program's write); its exit status.
     static func sqlite3(_ path: String, _ sql: String) throws -> Int32 {
         let p = Process()

@@ -27,11 +27,15 @@ import Testing
         // B's first pull is a copy of its child; then the feed from that copy's cursor.
         let copy = try b.pull(PullRequest(device: F.deviceB, sentAt: TestHub.now, cursor: 0))
         #expect(copy.freshCopy && copy.entries == [first] && copy.children == [F.child])
+        // The copy's closing mark sent back: the copy is taken (an empty last page).
+        #expect(copy.more && copy.copyAfter?.hasSuffix("$") == true)
+        let taken = try b.pull(PullRequest(device: F.deviceB, sentAt: TestHub.now, cursor: copy.cursor, copyAfter: copy.copyAfter))
+        #expect(taken.freshCopy && taken.entries.isEmpty && !taken.more && taken.cursor == copy.cursor)
         let second = F.title(routine, "Brush teeth well", by: F.deviceA, counter: 1)
         #expect(try a.push(F.push(F.deviceA, [second], from: 2)).acknowledged == 2)
         let next = try b.pull(PullRequest(device: F.deviceB, sentAt: TestHub.now, cursor: copy.cursor))
         #expect(!next.freshCopy && next.entries == [second] && next.cursor == 2 && !next.more)
-        #expect(f.hub.calls == ["join", "join", "push", "pull", "push", "pull"])
+        #expect(f.hub.calls == ["join", "join", "push", "pull", "pull", "push", "pull"])
     }
 
     /// An IPv6 literal, and a name (`localhost`: its addresses are tried in turn).

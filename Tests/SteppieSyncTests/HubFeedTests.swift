@@ -159,4 +159,59 @@ import SteppieSync
         try late.pulled(tail, physical: world.now)
         #expect(late.replica == world.hub.store)
     }
+
+    /// A device given another child whose copy's answers are lost (the connection cut, the device
+    /// killed with them in hand) is given the copy again, however many are lost, and only the
+    /// closing mark it sends after the last page ends the copy; a grant between two pages starts
+    /// the copy again, so no row of the new child before the page is missed.
+    @Test func aCopyIsDueUntilTheDeviceSaysItTookTheLastPage() throws {
+        var (world, child, _, routines) = Self.household()
+        let other = world.newId()
+        world.hub.grant(world.devices[0].id, children: [child, other])
+        world.write(0, .child, other, child: other, "name", .string("Joon"))
+        for i in 0..<6 { world.write(0, .routine, routines[i % 3], child: child, "title", .object(["en": .string("T\(i)")])) }
+        world.settle()
+        let school = world.devices[1]
+        world.hub.grant(school.id, children: [child, other])
+        // Every answer of the copy but the closing one is lost once; then the closing one too.
+        var device = school
+        var asked: Set<String?> = []
+        var answers = 0
+        while true {
+            let reply = try world.hub.pull(device.pullRequest(physical: world.now), now: world.now, limit: 4)
+            answers += 1
+            #expect(reply.freshCopy)
+            if asked.insert(device.copyAfter).inserted { continue }   // lost: the device asks the same again
+            try device.pulled(reply, physical: world.now)
+            if !reply.more { break }
+            #expect(reply.copyAfter != nil)
+        }
+        #expect(answers > 4)
+        #expect(device.replica == world.hub.store)
+        // Taken: the next pull reads the feed.
+        let after = try world.hub.pull(device.pullRequest(physical: world.now), now: world.now)
+        #expect(!after.freshCopy)
+
+        // A grant between two pages: the copy starts again with the new children's seal.
+        let third = world.newId()
+        world.hub.grant(world.devices[0].id, children: [child, other, third])
+        world.write(0, .child, third, child: third, "name", .string("Ara"))
+        world.settle()
+        world.hub.grant(device.id, children: [child, other])   // unchanged: no copy due
+        world.hub.grant(device.id, children: [child])
+        let first = try world.hub.pull(device.pullRequest(physical: world.now), now: world.now, limit: 2)
+        try device.pulled(first, physical: world.now)
+        #expect(first.freshCopy && first.more)
+        world.hub.grant(device.id, children: [child, other, third])
+        var restarted = false
+        while true {
+            let reply = try world.hub.pull(device.pullRequest(physical: world.now), now: world.now, limit: 2)
+            if reply.entries.first == first.entries.first { restarted = true }
+            try device.pulled(reply, physical: world.now)
+            if !reply.more { break }
+        }
+        #expect(restarted)
+        #expect(device.replica == world.hub.store.restricted(to: [child, other, third]))
+        #expect(!(try world.hub.pull(device.pullRequest(physical: world.now), now: world.now).freshCopy))
+    }
 }

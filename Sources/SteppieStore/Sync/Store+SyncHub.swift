@@ -220,14 +220,21 @@ extension Store {
             let position = UInt64(clamping: try db.queryFirst("SELECT COALESCE(MAX(position), 0) FROM sync_feed") { $0.int(0) } ?? 0)
             let forgotten = UInt64(clamping: try db.queryFirst("SELECT forgotten_through FROM sync_state") { $0.int(0) } ?? 0)
             // A cursor past the feed's end: this hub was put back in time (`HubFeed.pull`).
-            if request.copyAfter != nil || needsCopy || request.cursor < forgotten || request.cursor > position {
-                try db.run("UPDATE sync_devices SET needs_copy = 0 WHERE id = ?", [.text(request.device.text)])
-                let (after, cursor) = SyncProtocol.copyPlace(request.copyAfter, cursor: request.cursor, position: position)
+            let due = needsCopy || request.cursor < forgotten || request.cursor > position
+            switch SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position) {
+            case .feed:
+                break
+            case .taken(let cursor):
+                // Only now is the copy no longer due: a copy whose answer was lost is given again.
+                try db.run("UPDATE sync_devices SET needs_copy = 0, cursor = ? WHERE id = ?",
+                           [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+                return .success(PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: sorted, hubTime: now))
+            case .page(let after, let cursor):
                 let page = try copyPage(children: sorted, after: after, limit: limit)
-                let done = page.count < limit
+                let next = SyncProtocol.copyAfterPage(children: sorted, lastKey: page.last?.key, done: page.count < limit, due: needsCopy)
                 try db.run("UPDATE sync_devices SET cursor = ? WHERE id = ?", [.integer(Int64(clamping: cursor)), .text(request.device.text)])
-                return .success(PullReply(entries: page.map(\.entry), cursor: cursor, more: !done, freshCopy: true,
-                                          copyAfter: done ? nil : page.last?.key, children: sorted, hubTime: now))
+                return .success(PullReply(entries: page.map(\.entry), cursor: cursor, more: next != nil, freshCopy: true,
+                                          copyAfter: next, children: sorted, hubTime: now))
             }
             var entries: [SyncEntry] = []
             var cursor = request.cursor
