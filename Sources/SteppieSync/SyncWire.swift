@@ -78,6 +78,15 @@ package enum SyncProtocol {
         return due ? copySeal(children) + "$" : nil
     }
 
+    /// Whether a reply's `copyAfter` is a copy's closing mark: the device sends it back only once
+    /// it has applied that reply (never asked for ahead while applying it: the hub counts the copy
+    /// taken when it sees the mark, and a device stopped before its apply committed would then
+    /// read the feed without the copy).
+    package static func closesCopy(_ copyAfter: String?) -> Bool {
+        guard let copyAfter else { return false }
+        return copyAfter.hasPrefix("#") && copyAfter.hasSuffix("$")
+    }
+
     /// `#` and 16 hex digits of the FNV-1a hash of the children's ids, sorted: what tells a hub
     /// that a device's children changed during its copy (not a secret: a device forging one
     /// only spoils its own copy, which is of its own children whatever the seal says).

@@ -94,7 +94,7 @@ package enum SyncRound {
                 request = try store.syncPullRequest(physical: milliseconds(clock))
                 continue
             }
-            if reply.more {
+            if reply.more && !SyncProtocol.closesCopy(reply.copyAfter) {
                 ahead = PulledAhead(client, PullRequest(device: request.device, sentAt: milliseconds(clock), cursor: reply.cursor,
                                                         waitMilliseconds: 0, copyAfter: reply.copyAfter))
             }

@@ -44,4 +44,38 @@ import SteppieSync
             #expect(throws: (any Error).self) { try JSONDecoder().decode(SyncEntry.self, from: Data(text.utf8)) }
         }
     }
+
+    /// A paged copy's `copyAfter`: sealed with the children (in any order), going on after its key,
+    /// starting again when the children changed, taken at its closing mark; an unsealed key of
+    /// an older hub goes on as it says.
+    @Test func aCopysPlaceIsSealedWithItsChildren() {
+        let children = ["b-child", "a-child"]
+        let next = SyncProtocol.copyAfterPage(children: children, lastKey: "routine/r1/title", done: false, due: true)
+        let sealed = next ?? ""
+        // `#`, 16 hex digits, `:`, the key.
+        #expect(sealed.hasPrefix("#") && sealed.hasSuffix(":routine/r1/title") && sealed.count == 1 + 16 + 1 + "routine/r1/title".count)
+        #expect(sealed.dropFirst().prefix(16).allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(sealed == SyncProtocol.copyAfterPage(children: ["a-child", "b-child"], lastKey: "routine/r1/title", done: false, due: false))
+        #expect(SyncProtocol.copyStep(next, cursor: 9, children: ["a-child", "b-child"], due: true, position: 12)
+                == .page(after: "routine/r1/title", cursor: 9))
+        // Another child given between two pages: from the start, at the feed's position now.
+        #expect(SyncProtocol.copyStep(next, cursor: 9, children: ["a-child", "b-child", "c-child"], due: true, position: 12)
+                == .page(after: "", cursor: 12))
+        #expect(SyncProtocol.copyStep(next, cursor: 9, children: ["a-child"], due: true, position: 12) == .page(after: "", cursor: 12))
+        // The last page: a closing mark while the copy is owed, nil when it was the cursor's.
+        let mark = SyncProtocol.copyAfterPage(children: children, lastKey: "~e9", done: true, due: true)
+        #expect(SyncProtocol.closesCopy(mark) && !SyncProtocol.closesCopy(next) && !SyncProtocol.closesCopy(nil))
+        #expect(SyncProtocol.copyAfterPage(children: children, lastKey: "~e9", done: true, due: false) == nil)
+        #expect(SyncProtocol.copyStep(mark, cursor: 9, children: children, due: true, position: 12) == .taken(cursor: 9))
+        #expect(SyncProtocol.copyStep(mark, cursor: 9, children: ["a-child"], due: true, position: 12) == .page(after: "", cursor: 12))
+        // No copy asked for: the feed unless one is due; "" and a file's mark start one.
+        #expect(SyncProtocol.copyStep(nil, cursor: 9, children: children, due: false, position: 12) == .feed)
+        #expect(SyncProtocol.copyStep(nil, cursor: 9, children: children, due: true, position: 12) == .page(after: "", cursor: 12))
+        #expect(SyncProtocol.copyStep("", cursor: 9, children: children, due: false, position: 12) == .page(after: "", cursor: 12))
+        #expect(SyncProtocol.copyStep("=abc", cursor: 9, children: children, due: false, position: 12) == .page(after: "", cursor: 12))
+        #expect(SyncProtocol.copyStep("routine/r1/title", cursor: 9, children: children, due: false, position: 12)
+                == .page(after: "routine/r1/title", cursor: 9))
+        // A seal that is not this hub's shape: from the start.
+        #expect(SyncProtocol.copyStep("#zz", cursor: 9, children: children, due: false, position: 12) == .page(after: "", cursor: 12))
+    }
 }
