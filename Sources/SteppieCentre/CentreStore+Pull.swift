@@ -79,9 +79,9 @@ extension CentreStore {
     private func copy(_ c: PostgresConnection, _ request: PullRequest, _ step: SyncProtocol.CopyStep, children: [String],
                       needsCopy: Bool, now: Int64, limit: Int) throws -> PullReply {
         guard case .page(let after, let cursor) = step else {
-            // `.taken` (callers never pass `.feed`).
-            let cursor: UInt64
-            if case .taken(let at) = step { cursor = at } else { cursor = request.cursor }
+            // `.taken` (callers never pass `.feed`: answered as `.taken` at the request's cursor).
+            var cursor = request.cursor
+            if case .taken(let at) = step { cursor = at }
             try c.run("UPDATE devices SET needs_copy = false, cursor = $1 WHERE id = $2",
                       [.integer(Int64(clamping: cursor)), .text(request.device.text)])
             return PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: children, hubTime: now)

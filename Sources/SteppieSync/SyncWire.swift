@@ -32,12 +32,6 @@ package enum SyncProtocol {
         return copyAfter.isEmpty || copyAfter.hasPrefix("=")
     }
 
-    /// Where a page of a fresh copy goes on from (`""`: the start), and the cursor it is a copy at.
-    package static func copyPlace(_ copyAfter: String?, cursor: UInt64, position: UInt64) -> (after: String, cursor: UInt64) {
-        guard let copyAfter, !startsCopy(copyAfter) else { return ("", position) }
-        return (copyAfter, cursor)
-    }
-
     /// What a hub that gives a fresh copy in pages answers a pull with (docs/sync.md, "A copy is
     /// asked for until it is taken").
     package enum CopyStep: Hashable, Sendable {
