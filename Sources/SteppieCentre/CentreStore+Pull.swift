@@ -39,10 +39,18 @@ extension CentreStore {
                 // A cursor past the feed's end: the database was restored from an older backup, and
                 // positions after the backup's are handed out again (`HubFeed.pull`; docs/sync.md,
                 // "A hub put back in time").
-                let due = device.needsCopy || request.cursor < forgotten || request.cursor > position
-                let step = SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position)
-                if step != .feed {
-                    return .success(try copy(c, request, step, children: sorted, needsCopy: device.needsCopy, now: now, limit: limit))
+                let due = SyncProtocol.copyDue(cursor: request.cursor, needsCopy: device.needsCopy, forgotten: forgotten, position: position)
+                switch SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position) {
+                case .feed:
+                    break
+                case .taken(let cursor):
+                    // Only now is the copy no longer due: a copy whose answer was lost is given again.
+                    try c.run("UPDATE devices SET needs_copy = false, cursor = $1 WHERE id = $2",
+                              [.integer(Int64(clamping: cursor)), .text(request.device.text)])
+                    return .success(PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: sorted, hubTime: now))
+                case .page(let after, let cursor):
+                    return .success(try copy(c, request, after: after, cursor: cursor, children: sorted, needsCopy: device.needsCopy,
+                                             now: now, limit: limit))
                 }
                 let found = try c.pipeline([
                     PostgresConnection.Step(Statements.pullEntries, [.integer(Int64(clamping: request.cursor)), .integer(Int64(clamping: position)),
@@ -52,7 +60,7 @@ extension CentreStore {
                 ])
                 let rows = try found.rows(0) { r in (UInt64(clamping: try r.int(0)), try r.text(1)) }
                 if let again = try found.first(1, { try $0.int(0) }), UInt64(clamping: again) > request.cursor {
-                    return .success(try copy(c, request, .page(after: "", cursor: position), children: sorted,
+                    return .success(try copy(c, request, after: "", cursor: position, children: sorted,
                                              needsCopy: device.needsCopy, now: now, limit: limit))
                 }
                 var entries: [SyncEntry] = []
@@ -73,19 +81,10 @@ extension CentreStore {
         }
     }
 
-    /// A page of a fresh copy (the cursor it ends at is the feed's position when the copy began),
-    /// or the empty last answer to a device that took every page (`SyncProtocol.CopyStep.taken`):
-    /// only then is the copy no longer due, so a copy whose answer was lost is given again.
-    private func copy(_ c: PostgresConnection, _ request: PullRequest, _ step: SyncProtocol.CopyStep, children: [String],
+    /// A page of a fresh copy after `after` (`""`: its start); `cursor` is the feed's position when
+    /// the copy began.
+    private func copy(_ c: PostgresConnection, _ request: PullRequest, after: String, cursor: UInt64, children: [String],
                       needsCopy: Bool, now: Int64, limit: Int) throws -> PullReply {
-        guard case .page(let after, let cursor) = step else {
-            // `.taken` (callers never pass `.feed`: answered as `.taken` at the request's cursor).
-            var cursor = request.cursor
-            if case .taken(let at) = step { cursor = at }
-            try c.run("UPDATE devices SET needs_copy = false, cursor = $1 WHERE id = $2",
-                      [.integer(Int64(clamping: cursor)), .text(request.device.text)])
-            return PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: children, hubTime: now)
-        }
         let page = try Self.copyPage(c, children: children, after: after, limit: limit)
         let next = SyncProtocol.copyAfterPage(children: children, lastKey: page.last?.key, done: page.count < limit, due: needsCopy)
         try c.run("UPDATE devices SET cursor = $1 WHERE id = $2", [.integer(Int64(clamping: cursor)), .text(request.device.text)])

@@ -94,7 +94,8 @@ package struct HubFeed: Sendable {
         let sorted = children.sorted()
         // A cursor past the feed's end: the hub was restored from an older backup, and positions
         // after the backup's are being handed out again. The device cannot tell which it has seen.
-        let due = needsCopy.contains(request.device) || request.cursor < forgottenThrough || request.cursor > position
+        let due = SyncProtocol.copyDue(cursor: request.cursor, needsCopy: needsCopy.contains(request.device),
+                                       forgotten: forgottenThrough, position: position)
         switch SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position) {
         case .feed:
             break

@@ -45,6 +45,13 @@ package enum SyncProtocol {
         case taken(cursor: UInt64)
     }
 
+    /// Whether a hub owes a device a fresh copy before the feed: its children changed since its
+    /// last whole copy (`needsCopy`), its cursor is older than the feed keeps, or past the feed's
+    /// end (the hub was put back in time).
+    package static func copyDue(cursor: UInt64, needsCopy: Bool, forgotten: UInt64, position: UInt64) -> Bool {
+        needsCopy || cursor < forgotten || cursor > position
+    }
+
     /// Decides a pull against the children the device holds now. `due`: the hub would start a copy
     /// anyway (the device's children changed since its last whole copy, its cursor is older than
     /// the feed keeps or past its end). A page's `copyAfter` carries a seal of the children the

@@ -103,7 +103,8 @@ extension Store {
             guard case .success(let device) = admitted else { return admitted.map { _ in nil } }
             let position = UInt64(clamping: try db.queryFirst("SELECT COALESCE(MAX(position), 0) FROM sync_feed") { $0.int(0) } ?? 0)
             let forgotten = UInt64(clamping: try db.queryFirst("SELECT forgotten_through FROM sync_state") { $0.int(0) } ?? 0)
-            let due = request.copyAfter != nil || device.needsCopy || request.cursor < forgotten || request.cursor > position
+            let due = request.copyAfter != nil
+                || SyncProtocol.copyDue(cursor: request.cursor, needsCopy: device.needsCopy, forgotten: forgotten, position: position)
             return .success(due ? (device.children.sorted(), position) : nil)
         }
     }

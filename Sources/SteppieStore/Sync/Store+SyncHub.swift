@@ -220,7 +220,7 @@ extension Store {
             let position = UInt64(clamping: try db.queryFirst("SELECT COALESCE(MAX(position), 0) FROM sync_feed") { $0.int(0) } ?? 0)
             let forgotten = UInt64(clamping: try db.queryFirst("SELECT forgotten_through FROM sync_state") { $0.int(0) } ?? 0)
             // A cursor past the feed's end: this hub was put back in time (`HubFeed.pull`).
-            let due = needsCopy || request.cursor < forgotten || request.cursor > position
+            let due = SyncProtocol.copyDue(cursor: request.cursor, needsCopy: needsCopy, forgotten: forgotten, position: position)
             switch SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position) {
             case .feed:
                 break
