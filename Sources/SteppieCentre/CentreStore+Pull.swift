@@ -9,6 +9,17 @@ extension CentreStore {
         try pool.withConnection { c in UInt64(clamping: try c.queryFirst(Statements.position, [], { try $0.int(0) }) ?? 0) }
     }
 
+    /// Only the device's admission, as a pull's read begins with it (its credential and clock
+    /// checked, its contact written): for a held pull the hub knows has nothing new to read
+    /// (`PostgresSyncHub.pull`). One round trip, outside a transaction block.
+    package func admitPull(_ request: PullRequest, credentialHash: String, now: Int64) throws -> Result<Admitted, SyncRefusal> {
+        if let refusal = Self.versionRefusal(request.protocolVersion) { return .failure(refusal) }
+        let steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
+        return try pool.withConnection { c in
+            try Self.admitted(try c.pipeline(steps), at: steps.count - 1, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
+        }
+    }
+
     /// The feed after the cursor for the device's children, skipping its own entries
     /// (`HubFeed.pull`), or a page of a fresh copy when its children changed, it asks to go on
     /// with one, or its cursor is older than the feed keeps. Pushes commit in position order

@@ -71,7 +71,7 @@ extension CentreStore {
                 if let events = Self.eventsStep(fresh) { writes.append(events) }
                 writes.append(PostgresConnection.Step(Statements.acknowledge, [.integer(Int64(clamping: expected - 1)), Self.list(own),
                                                                                .text(request.device.text)]))
-                writes.append(Self.nudgeStep(children: Set(fresh.map(\.child)), origin: request.device.text))
+                writes.append(Self.nudgeStep(children: Set(fresh.map(\.child)), origin: request.device.text, sender: sender))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
                 writes.append(PostgresConnection.Step(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
                                                                                 .text(request.device.text), .integer(now), .text(Self.feedRows(fresh))]))

@@ -14,6 +14,9 @@ package struct CentreStore: Sendable {
     /// The argon2id cost of staff passwords (libsodium's interactive limits unless a test asks
     /// for cheaper ones).
     package let passwordLimits: PasswordHasher.Limits
+    /// This store's mark in the nudges its pushes send (`nudgeStep`): its own hub process woke
+    /// its held pulls already when the push returned, so its listener passes over them.
+    package let sender = String(UUID().uuidString.prefix(8)).lowercased()
 
     package init(pool: PostgresPool, passwordLimits: PasswordHasher.Limits = .interactive) {
         self.pool = pool
@@ -63,31 +66,37 @@ package struct CentreStore: Sendable {
     /// A nudge for the pulls of devices that get one of `children` (their ids, comma-separated, as
     /// the payload; PostgreSQL takes up to 8,000 bytes, so a push touching more children than fit
     /// nudges everyone), sent at the transaction's commit as `nudge`, as a step of a push's
-    /// pipeline. It names the pushing device (`origin;child,child`: its own held pull is not
-    /// woken); an empty payload nudges everyone.
-    static func nudgeStep(children: Set<String>, origin: String? = nil) -> PostgresConnection.Step {
-        let payload = (origin.map { $0 + ";" } ?? "") + children.sorted().joined(separator: ",")
+    /// pipeline. It names the sending store and the pushing device (`sender/origin;child,child`:
+    /// the sender's own process woke its held pulls already, and the device's own held pull is not
+    /// woken, it would find only its own entries); an empty payload nudges everyone.
+    static func nudgeStep(children: Set<String>, origin: String? = nil, sender: String? = nil) -> PostgresConnection.Step {
+        let payload = (sender.map { $0 + "/" } ?? "") + (origin.map { $0 + ";" } ?? "") + children.sorted().joined(separator: ",")
         return PostgresConnection.Step(Statements.notify, [.text(feedChannel), .text(payload.utf8.count <= maxNudgePayload ? payload : "")])
     }
 
-    /// A nudge's payload read back: the pushing device (when named) and the children.
-    package static func nudged(_ payload: String) -> (origin: String?, children: Set<String>) {
+    /// A nudge's payload read back: the sending store and the pushing device (when named; a hub
+    /// of an earlier version names neither or only the device) and the children.
+    package static func nudged(_ payload: String) -> (sender: String?, origin: String?, children: Set<String>) {
         let parts = payload.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
-        let origin = parts.count == 2 ? String(parts[0]) : nil
-        return (origin, Set((parts.last ?? "").split(separator: ",").map(String.init)))
+        var sender: String?, origin = parts.count == 2 ? String(parts[0]) : nil
+        if let named = origin, let slash = named.firstIndex(of: "/") {
+            sender = String(named[..<slash])
+            origin = String(named[named.index(after: slash)...])
+        }
+        return (sender, origin, Set((parts.last ?? "").split(separator: ",").map(String.init)))
     }
 
     /// The longest list of children a nudge names (PostgreSQL's limit is 8,000 bytes).
     static let maxNudgePayload = 7_000
 
     /// What `admit` found of a device.
-    struct Admitted {
+    package struct Admitted {
         /// Every child the device gets: its own and its group's.
-        let children: Set<String>
+        package let children: Set<String>
         /// Its own (`devices.children`): granted one by one, or made on it.
         let own: Set<String>
         let acknowledged: UInt64
-        let needsCopy: Bool
+        package let needsCopy: Bool
     }
 
     /// The statements that admit a device, for a pipeline: (`lock`, a push) its row held until
@@ -155,10 +164,18 @@ enum Statements {
         FROM devices d WHERE d.id = $1
         """)
     static let lockDevice = PostgresStatement("centre_lock_device", "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
-    /// A device's contact time and clock offset, written only when the credential's hash is its.
+    /// A device's contact time and clock offset, written only when the credential's hash is its,
+    /// and only when they moved: the contact is 5 s old or more (or ahead of the hub's clock), or
+    /// the offset moved by half a second (pages show it to a tenth). A held pull reads again after
+    /// every wake-up; writing its device's row each time was a row version and a wait on a push
+    /// holding the row, for a time nobody reads closer than that.
     static let contact = PostgresStatement("centre_contact", """
-        UPDATE devices SET last_contact = $1, last_offset_ms = $2 WHERE id = $3 AND credential_hash = $4
+        UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint WHERE id = $3 AND credential_hash = $4
+            AND (last_contact IS NULL OR last_contact <= $1::bigint - \(contactResolutionMilliseconds) OR last_contact > $1::bigint
+                 OR last_offset_ms IS NULL OR abs(last_offset_ms - $2::bigint) >= 500)
         """)
+    /// How stale a device's contact time may be left (`contact`).
+    static let contactResolutionMilliseconds: Int64 = 5_000
     /// What a push leaves of its device: the last sequence number taken and its own children.
     static let acknowledge = PostgresStatement("centre_acknowledge", """
         UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3

@@ -43,6 +43,15 @@ package final class PostgresSyncHub: SyncHubHandling {
     private let nudges = Atomic<Int>(0)
     /// Reads of the feed by pulls (each a transaction), for tests and the benchmark.
     private let reads = Atomic<Int>(0)
+    /// What each device was last answered from the feed, while it may come straight back for
+    /// more (`Answered`); taken by its next pull.
+    private let answered = Mutex<[String: Answered]>([:])
+    /// Pulls held without reading the feed (`quietHold`), for tests and the benchmark.
+    private let quietHolds = Atomic<Int>(0)
+    /// How long an answer stays usable for the device's next pull, in the hub's clock.
+    package static let answeredForMilliseconds: Int64 = 30_000
+    /// The most answers kept (past it they are all dropped: a pull then reads, as it would anyway).
+    static let maxAnswered = 100_000
     let log: @Sendable (CatalogMessage) -> Void
     /// What a sent photo or recording is (the command line's photo and audio checks), given its
     /// bytes and a file holding them; nil: the hub keeps no content.
@@ -105,6 +114,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     package var nudgesReceived: Int { nudges.load(ordering: .sequentiallyConsistent) }
     /// The feed reads pulls have made (a held pull's first and each after a wake-up or a poll).
     package var pullReads: Int { reads.load(ordering: .sequentiallyConsistent) }
+    /// The pulls held without a first read, their device's last answer being still whole.
+    package var pullsHeldQuietly: Int { quietHolds.load(ordering: .sequentiallyConsistent) }
 
     /// Listens on a connection of its own (outside the pool) for the NOTIFY every process sends
     /// when it commits a push or changes what a device gets (`CentreStore.nudge`), and wakes the
@@ -133,8 +144,9 @@ package final class PostgresSyncHub: SyncHubHandling {
                             wake()
                         } else {
                             for nudge in arrived {
-                                let (origin, children) = CentreStore.nudged(nudge.payload)
-                                wake(children: children, from: origin)
+                                // This process's own pushes woke its pulls when they returned.
+                                let (sender, origin, children) = CentreStore.nudged(nudge.payload)
+                                if sender != store.sender { wake(children: children, from: origin) }
                             }
                         }
                     }
@@ -152,10 +164,19 @@ package final class PostgresSyncHub: SyncHubHandling {
 
     package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
         let hash = Self.credentialHash(credential), now = self.now
-        let reply = try answer { try store.push(request, credentialHash: hash, now: now) }
-        // Not the pushing device's own held pull: it would find only its own entries.
-        wake(children: Set(request.entries.map(\.entry.child)), from: request.device.text)
-        return reply
+        // This process's held pulls are woken here, never by its own push's notification (its
+        // listener passes over those): when the push was taken, and when the database failed,
+        // since a push whose commit went through may have lost its answer (a refused push wakes
+        // nobody). Not the pushing device's own held pull: it would find only its own entries.
+        let touched = Set(request.entries.map(\.entry.child))
+        do {
+            let reply = try answer { try store.push(request, credentialHash: hash, now: now) }
+            wake(children: touched, from: request.device.text)
+            return reply
+        } catch {
+            if error == .unavailable { wake(children: touched, from: request.device.text) }
+            throw error
+        }
     }
 
     package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {
@@ -163,26 +184,39 @@ package final class PostgresSyncHub: SyncHubHandling {
         let wait = min(max(request.waitMilliseconds, 0), Self.maxWaitMilliseconds)
         let deadline = Date().addingTimeInterval(Double(wait) / 1000)
         var request = request
+        // A device coming straight back after an answer, with nothing new since, is held at once.
+        var quiet = wait > 0 ? try quietHold(request, credentialHash: hash) : nil
         while true {
-            let current = request, now = self.now
-            let seen = wakeupCount
-            reads.add(1, ordering: .sequentiallyConsistent)
-            let reply = try answer {
-                // The feed keeps its horizon (one indexed read when there is nothing to forget),
-                // looked at once in `forgetEveryMilliseconds` of the hub's clock, not at every read.
-                let last = lastForget.load(ordering: .sequentiallyConsistent)
-                if now - last >= Self.forgetEveryMilliseconds || now < last {
-                    lastForget.store(now, ordering: .sequentiallyConsistent)
-                    try store.forget(now: now)
+            let seen: Int, children: Set<String>
+            if let held = quiet {
+                (seen, children) = (held.seen, held.children)
+                quiet = nil
+            } else {
+                let current = request, now = self.now
+                seen = wakeupCount
+                reads.add(1, ordering: .sequentiallyConsistent)
+                let reply = try answer {
+                    // The feed keeps its horizon (one indexed read when there is nothing to forget),
+                    // looked at once in `forgetEveryMilliseconds` of the hub's clock, not at every read.
+                    let last = lastForget.load(ordering: .sequentiallyConsistent)
+                    if now - last >= Self.forgetEveryMilliseconds || now < last {
+                        lastForget.store(now, ordering: .sequentiallyConsistent)
+                        try store.forget(now: now)
+                    }
+                    return try store.pull(current, credentialHash: hash, now: now)
                 }
-                return try store.pull(current, credentialHash: hash, now: now)
+                if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline
+                    || stopping.load(ordering: .sequentiallyConsistent) {
+                    if !reply.more, !reply.freshCopy, reply.copyAfter == nil {
+                        remember(Answered(cursor: reply.cursor, seen: seen, children: Set(reply.children), at: now), for: request.device.text)
+                    }
+                    return reply
+                }
+                children = Set(reply.children)
+                // Nothing for this device yet: wait from where this reply left off.
+                request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
+                                      cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
             }
-            if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline
-                || stopping.load(ordering: .sequentiallyConsistent) { return reply }
-            let children = Set(reply.children)
-            // Nothing for this device yet: wait from where this reply left off.
-            request = PullRequest(protocolVersion: request.protocolVersion, device: request.device, sentAt: request.sentAt,
-                                  cursor: reply.cursor, waitMilliseconds: request.waitMilliseconds, copyAfter: nil)
             let poll = isListening ? Self.nudgedPollMilliseconds : Self.pollMilliseconds
             let until = min(deadline, Date().addingTimeInterval(Double(poll) / 1000))
             // Registered before it looks, its own lock held from the look to the wait: a wake-up
@@ -195,6 +229,43 @@ package final class PostgresSyncHub: SyncHubHandling {
             waiter.condition.unlock()
             board.withLock { $0.remove(waiter) }
         }
+    }
+
+    /// A device's last answer from the feed: the cursor it gave, the wake-up number before its
+    /// read, the children it was read for, and the hub's time.
+    struct Answered {
+        let cursor: UInt64
+        let seen: Int
+        let children: Set<String>
+        let at: Int64
+    }
+
+    private func remember(_ answer: Answered, for device: String) {
+        answered.withLock {
+            if $0.count >= Self.maxAnswered { $0.removeAll() }
+            $0[device] = answer
+        }
+    }
+
+    /// Whether a pull may be held without reading the feed first, and from which wake-up number:
+    /// when it comes back with the cursor its device was last answered (by this process, within
+    /// `answeredForMilliseconds`) and nothing concerning its children moved since that answer's
+    /// read began. Every entry past that cursor was committed after that read's snapshot, so its
+    /// push's wake-up (this process's, or its notification) comes after that number: the pull is
+    /// woken by it as a held pull is. Only while the listener is connected (without it, another
+    /// process's push wakes nobody), with no copy under way, and with the device admitted as a
+    /// read would (a refusal is the same refusal), still getting the same children and owed no
+    /// copy (a grant, a removal or a group's change nudges everyone anyway).
+    private func quietHold(_ request: PullRequest, credentialHash: String) throws(SyncRefusal) -> (seen: Int, children: Set<String>)? {
+        guard request.copyAfter == nil, isListening,
+              let last = answered.withLock({ $0.removeValue(forKey: request.device.text) }) else { return nil }
+        let now = self.now
+        guard last.cursor == request.cursor, now >= last.at, now - last.at <= Self.answeredForMilliseconds,
+              !board.withLock({ $0.moved(since: last.seen, for: last.children) }) else { return nil }
+        let device = try answer { try store.admitPull(request, credentialHash: credentialHash, now: now) }
+        guard device.children == last.children, !device.needsCopy else { return nil }
+        quietHolds.add(1, ordering: .sequentiallyConsistent)
+        return (last.seen, last.children)
     }
 
     /// Answers every held pull now (the hub is stopping: its server waits for them).

@@ -441,22 +441,83 @@ extension CentreTests {
             _ = try second.pullAll(&school)
             _ = try first.pullAll(&home)
 
-            let readsBefore = second.hub.pullReads
+            // A pull's looks at the feed: its reads, and a hold without one (`aPullComingStraightBack…`).
+            let looks = { second.hub.pullReads + second.hub.pullsHeldQuietly }
+            let looksBefore = looks()
             let held = HeldPull(second, school)
-            #expect(Self.waitUntil { second.hub.pullReads == readsBefore + 1 })   // held, after its first read
+            #expect(Self.waitUntil { looks() == looksBefore + 1 })   // held, after its first look
             let nudgesBefore = second.hub.nudgesReceived
             for n in 0..<5 {
                 #expect(try first.push(home, [home.press(child: other, routine: "other-\(n)", now: first.now)]).acknowledged == UInt64(3 + n))
             }
             #expect(Self.waitUntil { second.hub.nudgesReceived >= nudgesBefore + 5 })
-            #expect(second.hub.pullReads == readsBefore + 1, "woken for another child's presses")
+            #expect(looks() == looksBefore + 1, "woken for another child's presses")
             #expect(held.reply.withLock { $0 } == nil)
 
             let press = home.press(child: child, routine: "routine-0", now: first.now)
             #expect(try first.push(home, [press]).acknowledged == 8)
             let reply = try held.answered()
             #expect(reply.entries == [press.entry])
-            #expect(second.hub.pullReads == readsBefore + 2)
+            #expect(looks() == looksBefore + 2)
+        }
+
+        /// A device that comes back right after an answer, its children unchanged since, is held
+        /// without a read of the feed (its credential still checked), and woken by the next change
+        /// as any held pull; a change made between the answer and its return is read at once, and
+        /// a change this process took, from the device's own push to another hub's, also.
+        @Test func aPullComingStraightBackAfterAnAnswerIsHeldWithoutReadingTheFeed() throws {
+            let first = try CentreFixture()
+            defer { first.database.drop() }
+            let second = try CentreFixture(database: first.database)
+            second.hub.startListening()
+            defer { second.hub.shutdown() }
+            #expect(Self.waitUntil { second.hub.isListening })
+            var (home, school, child) = try Self.twoDevices(first)
+            _ = try second.pullAll(&school)
+            let press = home.press(child: child, routine: "routine-0", now: first.now)
+            var nudges = second.hub.nudgesReceived
+            #expect(try first.push(home, [press]).acknowledged == 2)
+            #expect(Self.waitUntil { second.hub.nudgesReceived > nudges })
+            #expect(try second.pullAll(&school) == [press.entry])
+
+            // Straight back: held, no read.
+            let (reads, quiet) = (second.hub.pullReads, second.hub.pullsHeldQuietly)
+            let held = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullsHeldQuietly == quiet + 1 })
+            #expect(second.hub.pullReads == reads)
+            #expect(held.reply.withLock { $0 } == nil)
+            let next = home.press(child: child, routine: "routine-1", now: first.now)
+            #expect(try first.push(home, [next]).acknowledged == 3)
+            let reply = try held.answered()
+            #expect(reply.entries == [next.entry])
+            #expect(second.hub.pullReads == reads + 1)
+            school.cursor = reply.cursor
+
+            // A change between the answer and the return: read at once, not held.
+            let between = home.press(child: child, routine: "routine-2", now: first.now)
+            nudges = second.hub.nudgesReceived
+            #expect(try first.push(home, [between]).acknowledged == 4)
+            #expect(Self.waitUntil { second.hub.nudgesReceived > nudges })
+            let quietBefore = second.hub.pullsHeldQuietly
+            let again = HeldPull(second, school)
+            #expect(try again.answered().entries == [between.entry])
+            #expect(second.hub.pullsHeldQuietly == quietBefore)
+
+            // The credential is still checked: a wrong one is refused, held or not.
+            school.cursor = try again.answered().cursor
+            #expect(throws: SyncRefusal.unknownDevice) {
+                try second.hub.pull(PullRequest(device: school.id, sentAt: second.now, cursor: school.cursor, waitMilliseconds: 20_000),
+                                    credential: "not-" + school.credential)
+            }
+            // An answer is used once: this pull reads (the wrong one took it) and a push through
+            // the same hub process (no notification of its own needed) still wakes the next.
+            let (readsAfter, quietAfter) = (second.hub.pullReads, second.hub.pullsHeldQuietly)
+            let last = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullReads == readsAfter + 1 })
+            #expect(second.hub.pullsHeldQuietly == quietAfter)
+            let own = home.press(child: child, routine: "routine-3", now: second.now)
+            #expect(try second.push(home, [own]).acknowledged == 5)
+            #expect(try last.answered().entries == [own.entry])
         }
 
         @Test func theWakeBoardTellsAPullWhatConcernsIt() {
@@ -492,10 +553,11 @@ extension CentreTests {
             board.remove(none)
             #expect(board.waiters == 0 && board.moved(nil).isEmpty)
 
-            // A nudge's payload names the pushing device before its children; one without it (a
-            // hub process of the version before) names children only.
-            #expect(CentreStore.nudged("dev;a,b") == ("dev", ["a", "b"]))
-            #expect(CentreStore.nudged("a,b") == (nil, ["a", "b"]))
+            // A nudge's payload names the sending store and the pushing device before its
+            // children; one of an earlier version names only the device, or children only.
+            #expect(CentreStore.nudged("5a1e/dev;a,b") == ("5a1e", "dev", ["a", "b"]))
+            #expect(CentreStore.nudged("dev;a,b") == (nil, "dev", ["a", "b"]))
+            #expect(CentreStore.nudged("a,b") == (nil, nil, ["a", "b"]))
         }
 
         /// The staff pages read a day's or a month's events only (`replica(children:dates:)`), and

@@ -132,3 +132,49 @@ func memory(of pid: pid_t) -> (peak: Int, now: Int) {
     }
     return (field("VmHWM"), field("VmRSS"))
 }
+
+/// CPU time (user + system, clock ticks) from /proc/PID/stat; nil once the process is gone.
+func cpuTicks(of pid: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    // After the name: state is field 3, utime 14 and stime 15 (proc(5)).
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    return user + system
+}
+
+/// Where the CPU went while something ran: the hub processes, PostgreSQL's processes (every
+/// process named `postgres`: the private cluster's server and its sessions) and this process (the
+/// simulated devices), in seconds. Sessions that ended in between (the sampler's `psql`) are
+/// not counted.
+struct CPUSplit {
+    var hub = 0.0, database = 0.0, devices = 0.0
+
+    struct Mark { let hub: [String: Int]; let database: [String: Int]; let devices: Int }
+
+    static func mark(hubs: [pid_t]) -> Mark {
+        var database: [String: Int] = [:]
+        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where pid.allSatisfy(\.isNumber) {
+            guard (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.hasPrefix("postgres") == true else { continue }
+            database[pid] = cpuTicks(of: pid)
+        }
+        return Mark(hub: Dictionary(uniqueKeysWithValues: hubs.map { ("\($0)", cpuTicks(of: "\($0)") ?? 0) }), database: database,
+                    devices: cpuTicks(of: "self") ?? 0)
+    }
+
+    /// From `start` to now.
+    init(since start: Mark) {
+        let end = Self.mark(hubs: start.hub.keys.compactMap { pid_t($0) })
+        let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+        func delta(_ a: [String: Int], _ b: [String: Int]) -> Double {
+            Double(b.reduce(0) { $0 + max(0, $1.value - (a[$1.key] ?? 0)) }) / tick
+        }
+        hub = delta(start.hub, end.hub)
+        database = delta(start.database, end.database)
+        devices = Double(end.devices - start.devices) / tick
+    }
+
+    init() {}
+
+    var total: Double { hub + database + devices }
+}

@@ -20,6 +20,8 @@ struct CentreRun {
         var memory: [(peak: Int, now: Int)] = []
         var connections = 0
         var failures: [String: Int] = [:]
+        /// The CPU the morning took, by party.
+        var cpu = CPUSplit()
         var appliedPerSecond: Double { seconds > 0 ? Double(applied) / seconds : 0 }
         var joinPerSecond: Double { joinSeconds > 0 ? Double(joinEntries) / joinSeconds : 0 }
     }
@@ -111,6 +113,7 @@ struct CentreRun {
             }
         }
         sampler.start()
+        let cpuStart = CPUSplit.mark(hubs: processes.map(\.pid))
         let start = now()
         var next = 0
         let check: UInt64 = 250_000_000
@@ -145,6 +148,7 @@ struct CentreRun {
         }
         // Every press seen by its second device (or 10 s more).
         _ = waitUntil(timeout: 10) { fleet.propagation.with { $0.count } >= morning.events }
+        result.cpu = CPUSplit(since: cpuStart)
         sampling.with { $0 = false }
         result.applied = fleet.applied.with { $0 }
         result.seconds = Double(fleet.lastAck.with { $0 } - start) / 1e9

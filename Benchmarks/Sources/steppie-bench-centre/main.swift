@@ -27,15 +27,24 @@ let workers = option("--workers", 32)
 let seconds = Double(option("--seconds", 20))
 let binary = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("steppie").path
 
+func perPush(_ seconds: Double, _ r: CentreRun.Result) -> Double { r.push.isEmpty ? .nan : seconds * 1000 / Double(r.push.count) }
+let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+
+/// The highest rate the run could have had with the hub and the database costing nothing: the
+/// simulated devices' own CPU spread over every core.
+func devicesCeiling(_ r: CentreRun.Result) -> Double { r.cpu.devices > 0 ? Double(r.applied) * Double(cores) / r.cpu.devices : .nan }
+
 func line(_ r: CentreRun.Result) -> String {
     let memory = r.memory.enumerated().map { String(format: "hub %d peak %.1f MiB (now %.1f)", $0.offset + 1, Double($0.element.peak) / 1024,
                                                     Double($0.element.now) / 1024) }.joined(separator: ", ")
     return String(format: "%d hub%@: joins %d entries in %.1f s (%.0f/s); morning %d entries applied in %.1f s (%.0f/s, offered %.0f/s); "
                   + "push p50 %.1f ms p99 %.1f ms (n=%d); propagation p50 %.1f ms p99 %.1f ms (%d of %d presses and undos); %@; "
-                  + "PostgreSQL sessions at the peak %d; failures %@",
+                  + "PostgreSQL sessions at the peak %d; failures %@; "
+                  + "CPU in the morning %.2f s: hub %.2f, PostgreSQL %.2f, simulated devices %.2f (%.2f / %.2f / %.2f ms a push)",
                   r.hubs, r.hubs == 1 ? "" : "s", r.joinEntries, r.joinSeconds, r.joinPerSecond, r.applied, r.seconds, r.appliedPerSecond, r.offered,
                   percentile(r.push, 0.5), percentile(r.push, 0.99), r.push.count, percentile(r.propagation, 0.5), percentile(r.propagation, 0.99),
-                  r.propagation.count, r.events, memory, r.connections, r.failures.isEmpty ? "none" : "\(r.failures)")
+                  r.propagation.count, r.events, memory, r.connections, r.failures.isEmpty ? "none" : "\(r.failures)",
+                  r.cpu.total, r.cpu.hub, r.cpu.database, r.cpu.devices, perPush(r.cpu.hub, r), perPush(r.cpu.database, r), perPush(r.cpu.devices, r))
 }
 
 do {
@@ -50,6 +59,7 @@ do {
     if arguments.contains("--only-burst") {
         let burst = try burstRunner.run(database: "bench_burst", hubCount: 1)
         print("the morning at once, " + line(burst))
+        print(String(format: "the simulated devices' own CPU in it alone bounds its rate on these %d cores at %.0f/s", cores, devicesCeiling(burst)))
         exit(0)
     }
     let one = try runner.run(database: "bench_one_hub", hubCount: 1)
@@ -70,6 +80,9 @@ do {
                  + "ratio one hub %.2f×, two hubs %.2f× (joins: %.2f×, %.2f×)", baseline.rows, baseline.seconds, baseRate,
                  one.appliedPerSecond / baseRate, two.appliedPerSecond / baseRate, one.joinPerSecond / baseRate, two.joinPerSecond / baseRate))
     print(String(format: "the morning at once through one hub: %.0f/s, %.2f× the baseline", burst.appliedPerSecond, burst.appliedPerSecond / baseRate))
+    let ceiling = devicesCeiling(burst)
+    print(String(format: "the simulated devices' own CPU in it (%.2f s) alone bounds its rate on these %d cores at %.0f/s, %.2f× the baseline",
+                 burst.cpu.devices, cores, ceiling, ceiling / baseRate))
 
     var rows: [BenchRow] = []
     for r in [one, two] {
@@ -89,6 +102,12 @@ do {
                          median: String(format: "%.0f/s", burst.appliedPerSecond), target: "≥ 0.5× baseline",
                          baseline: "the same rows by one `psql` session, `INSERT … ON CONFLICT` in batches of 500",
                          baselineMedian: String(format: "%.0f rows/s", baseRate), ratio: BenchRow.ratio(burst.appliedPerSecond, baseRate)))
+    rows.append(BenchRow(area: "centre", figure: String(format: "the morning at once: CPU by party, hub / PostgreSQL / simulated devices, a push (%.2f / %.2f / %.2f CPU-seconds in all); the devices alone bound the rate at %.0f/s on %d cores",
+                                                         burst.cpu.hub, burst.cpu.database, burst.cpu.devices, ceiling, cores),
+                         median: String(format: "%.2f / %.2f / %.2f ms", perPush(burst.cpu.hub, burst), perPush(burst.cpu.database, burst),
+                                        perPush(burst.cpu.devices, burst)),
+                         baseline: "the same rows by one `psql` session", baselineMedian: String(format: "%.0f rows/s", baseRate),
+                         ratio: BenchRow.ratio(ceiling, baseRate)))
     BenchRow.publish(rows)
 } catch {
     FileHandle.standardError.write(Data("steppie-bench-centre: \(error)\n".utf8))
