@@ -203,6 +203,38 @@ enum Statements {
         ) AS f
         ORDER BY f.position LIMIT $5
         """)
+    /// A pull's read of the feed in one statement, one snapshot (`CentreStore.feedRead`): the
+    /// device's contact written as `contact` writes it, the device's row (when the credential's
+    /// hash is its), the feed's head and where it was forgotten through, and its entries after the
+    /// cursor as `pullEntries` reads them, of its own and its group's children, aggregated in
+    /// position order with the last position and their count. No row: not admitted.
+    static let feedRead = PostgresStatement("centre_feed_read", """
+        WITH contact AS (
+            UPDATE devices SET last_contact = $3::bigint, last_offset_ms = $4::bigint WHERE id = $1 AND credential_hash = $2
+                AND (last_contact IS NULL OR last_contact <= $3::bigint - \(contactResolutionMilliseconds) OR last_contact > $3::bigint
+                     OR last_offset_ms IS NULL OR abs(last_offset_ms - $4::bigint) >= 500)
+            RETURNING 1
+        ), device AS (
+            SELECT d.children, d.needs_copy,
+                   COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]') AS grouped
+            FROM devices d WHERE d.id = $1 AND d.credential_hash = $2
+        ), head AS (
+            SELECT COALESCE((SELECT MAX(position) FROM feed), 0) AS position, forgotten_through FROM hub_state WHERE id = 'singleton'
+        ), found AS (
+            SELECT f.position, f.entry FROM device, head,
+                LATERAL (SELECT jsonb_array_elements_text(device.children) UNION SELECT jsonb_array_elements_text(device.grouped)) AS k(child)
+            CROSS JOIN LATERAL (
+                SELECT position, entry FROM feed
+                WHERE feed.child = k.child AND position > $5::bigint AND position <= head.position AND origin <> $1
+                ORDER BY position LIMIT $6::bigint
+            ) AS f
+            ORDER BY f.position LIMIT $6::bigint
+        )
+        SELECT device.children::text, device.grouped::text, device.needs_copy, head.position, head.forgotten_through,
+               COALESCE((SELECT jsonb_agg(entry ORDER BY position) FROM found), '[]')::text,
+               (SELECT max(position) FROM found), (SELECT count(*) FROM found)
+        FROM device, head
+        """)
     /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte
     /// (`COLLATE "C"`, as SQLite compares them), never by a locale's collation.
     static let register = PostgresStatement("centre_register", """

@@ -54,6 +54,12 @@ package enum SyncWireReader {
         return PushRequest(protocolVersion: Int(version), device: device, sentAt: sentAt, entries: entries)
     }
 
+    /// A JSON array of entries (the centre's feed read aggregates them so), or nil when any is
+    /// not one.
+    package static func entries(from data: some Collection<UInt8>) -> [SyncEntry]? {
+        SyncJSONParser.value(data).flatMap(entryList)
+    }
+
     private static func entryList(_ tree: SyncValue) -> [SyncEntry]? {
         guard case .array(let items) = tree else { return nil }
         var entries: [SyncEntry] = []

@@ -154,6 +154,41 @@ extension CentreTests {
             #expect(try f.state().count == later.entries.count)
         }
 
+        /// The feed read in one statement (`CentreStore.feedRead`) gives a long feed in pages of
+        /// the limit, in position order, each entry once, never the device's own, `more` on every
+        /// page but the last, and the device's stored cursor where its last page ended.
+        @Test func aLongFeedIsReadInPagesEachEntryOnceInOrder() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            _ = try f.pullAll(&school)
+            var pressed: [SyncEntry] = []
+            for r in 0..<7 {
+                let press = home.press(child: child, routine: "r\(r)", now: f.now)
+                _ = try f.push(home, [press])
+                pressed.append(press.entry)
+                if r == 3 { _ = try f.push(school, [school.press(child: child, routine: "own", now: f.now)]) }
+            }
+            var read: [SyncEntry] = []
+            var pages: [Bool] = []
+            while true {
+                let reply = try f.store.pull(PullRequest(device: school.id, sentAt: f.now, cursor: school.cursor),
+                                             credentialHash: PostgresSyncHub.credentialHash(school.credential), now: f.now, limit: 3).get()
+                #expect(!reply.freshCopy && reply.copyAfter == nil)
+                read += reply.entries
+                pages.append(reply.more)
+                school.cursor = reply.cursor
+                if !reply.more { break }
+            }
+            #expect(read == pressed)
+            #expect(pages == [true, true, false])
+            #expect(try f.pullAll(&school).isEmpty)
+            let stored = try f.store.pool.withConnection { c in
+                try c.queryFirst("SELECT cursor FROM devices WHERE id = $1", [.text(school.id.text)], { try $0.int(0) })
+            }
+            #expect(stored.map { UInt64($0) } == school.cursor)
+        }
+
         /// A copy is due until the device sends back the mark of its last page: answers lost on
         /// the way (the first, a middle one, the mark's) are given again; a grant between two
         /// pages starts the copy again.
