@@ -155,7 +155,7 @@ extension CentreTests {
         }
 
         /// The feed read in one statement (`CentreStore.feedRead`) gives a long feed in pages of
-        /// the limit, in position order, each entry once, never the device's own, `more` on every
+        /// the limit, in position order, each entry once (a fraction's too), never the device's own, `more` on every
         /// page but the last, and the device's stored cursor where its last page ended.
         @Test func aLongFeedIsReadInPagesEachEntryOnceInOrder() throws {
             let f = try CentreFixture()
@@ -164,7 +164,9 @@ extension CentreTests {
             _ = try f.pullAll(&school)
             var pressed: [SyncEntry] = []
             for r in 0..<7 {
-                let press = home.press(child: child, routine: "r\(r)", now: f.now)
+                // A fraction among them (the wire's fast reader leaves it to Foundation's).
+                let press = r == 5 ? home.change(.child, child, child: child, "profile.ttsRate", .double(0.9), now: f.now)
+                    : home.press(child: child, routine: "r\(r)", now: f.now)
                 _ = try f.push(home, [press])
                 pressed.append(press.entry)
                 if r == 3 { _ = try f.push(school, [school.press(child: child, routine: "own", now: f.now)]) }
