@@ -40,9 +40,17 @@ extension CentreStore {
             guard case .feed = SyncProtocol.copyStep(nil, cursor: request.cursor, children: children, due: due, position: row.position) else {
                 return nil
             }
-            // The fast reader, or Foundation's for what it leaves (a fraction: a profile's rate).
-            guard let entries = try? SyncWireReader.decode([SyncEntry].self, from: Data(row.entries.utf8)), entries.count == Int(row.count) else {
-                throw PostgresError.unexpectedValue(column: 5, expected: "feed entries", statement: "feed")
+            // Each entry as the transaction's read decodes it: the fast reader, or Foundation's for
+            // what it leaves (a fraction: a profile's rate), one entry at a time.
+            var entries: [SyncEntry] = []
+            for line in row.entries.utf8.split(separator: UInt8(ascii: "\n")) {
+                guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: Data(line)) else {
+                    throw PostgresError.unexpectedValue(column: 5, expected: "a feed entry", statement: "feed")
+                }
+                entries.append(entry)
+            }
+            guard entries.count == Int(row.count) else {
+                throw PostgresError.unexpectedValue(column: 7, expected: "\(row.count) feed entries", statement: "feed")
             }
             let cursor = entries.count == limit ? UInt64(clamping: row.last ?? 0) : max(row.position, request.cursor)
             if cursor != request.cursor {

@@ -206,8 +206,9 @@ enum Statements {
     /// A pull's read of the feed in one statement, one snapshot (`CentreStore.feedRead`): the
     /// device's contact written as `contact` writes it, the device's row (when the credential's
     /// hash is its), the feed's head and where it was forgotten through, and its entries after the
-    /// cursor as `pullEntries` reads them, of its own and its group's children, aggregated in
-    /// position order with the last position and their count. No row: not admitted.
+    /// cursor as `pullEntries` reads them, of its own and its group's children, in position order
+    /// one a line (`jsonb` text has no line break of its own), with the last position and their
+    /// count. No row: not admitted.
     static let feedRead = PostgresStatement("centre_feed_read", """
         WITH contact AS (
             UPDATE devices SET last_contact = $3::bigint, last_offset_ms = $4::bigint WHERE id = $1 AND credential_hash = $2
@@ -231,7 +232,7 @@ enum Statements {
             ORDER BY f.position LIMIT $6::bigint
         )
         SELECT device.children::text, device.grouped::text, device.needs_copy, head.position, head.forgotten_through,
-               COALESCE((SELECT jsonb_agg(entry ORDER BY position) FROM found), '[]')::text,
+               COALESCE((SELECT string_agg(entry::text, E'\\n' ORDER BY position) FROM found), ''),
                (SELECT max(position) FROM found), (SELECT count(*) FROM found)
         FROM device, head
         """)

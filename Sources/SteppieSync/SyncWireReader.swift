@@ -15,14 +15,12 @@ package enum SyncWireReader {
 
     /// The fast reader alone: nil when it does not know the type or leaves the input to `JSONDecoder`.
     package static func read<T>(_ type: T.Type, from data: some Collection<UInt8>) -> T? {
-        let known = type == PullReply.self || type == PushRequest.self || type == SyncEntry.self || type == [SyncEntry].self
-            || type == SyncValue.self
+        let known = type == PullReply.self || type == PushRequest.self || type == SyncEntry.self || type == SyncValue.self
         guard known, let tree = SyncJSONParser.value(data) else { return nil }
         switch type {
         case is PullReply.Type: return pullReply(tree) as? T
         case is PushRequest.Type: return pushRequest(tree) as? T
         case is SyncEntry.Type: return entry(tree) as? T
-        case is [SyncEntry].Type: return entryList(tree) as? T   // the centre's feed read aggregates them so
         case is SyncValue.Type: return tree as? T
         default: return nil
         }
