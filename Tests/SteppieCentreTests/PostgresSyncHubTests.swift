@@ -499,9 +499,10 @@ extension CentreTests {
         }
 
         /// A device that comes back right after an answer, its children unchanged since, is held
-        /// without a read of the feed (its credential still checked), and woken by the next change
-        /// as any held pull; a change made between the answer and its return is read at once, and
-        /// a change this process took, from the device's own push to another hub's, also.
+        /// without a read of the feed (its credential still checked) and woken by the next change
+        /// as any held pull; a change made between the answer and its return is read at once; an
+        /// answer is used once; a push taken by the same process wakes its pulls directly, and that
+        /// push's notification, coming back to it, wakes nobody.
         @Test func aPullComingStraightBackAfterAnAnswerIsHeldWithoutReadingTheFeed() throws {
             let first = try CentreFixture()
             defer { first.database.drop() }
@@ -553,8 +554,20 @@ extension CentreTests {
             #expect(Self.waitUntil { second.hub.pullReads == readsAfter + 1 })
             #expect(second.hub.pullsHeldQuietly == quietAfter)
             let own = home.press(child: child, routine: "routine-3", now: second.now)
+            nudges = second.hub.nudgesReceived
             #expect(try second.push(home, [own]).acknowledged == 5)
-            #expect(try last.answered().entries == [own.entry])
+            let ownReply = try last.answered()
+            #expect(ownReply.entries == [own.entry])
+            school.cursor = ownReply.cursor
+            // That push's notification comes back to the process that took it, which passes over
+            // it (it woke its pulls already): the next pull is still held without a read.
+            #expect(Self.waitUntil { second.hub.nudgesReceived > nudges })
+            let (readsNow, quietNow) = (second.hub.pullReads, second.hub.pullsHeldQuietly)
+            let after = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullsHeldQuietly == quietNow + 1 })
+            #expect(second.hub.pullReads == readsNow)
+            second.hub.shutdown()
+            #expect(try after.answered().entries.isEmpty)
         }
 
         @Test func theWakeBoardTellsAPullWhatConcernsIt() {
