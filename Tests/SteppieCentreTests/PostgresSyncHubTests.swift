@@ -507,10 +507,13 @@ extension CentreTests {
             let first = try CentreFixture()
             defer { first.database.drop() }
             let second = try CentreFixture(database: first.database)
+            // The devices joined before the listener listens: the joins' notifications are never
+            // delivered to it, so each one it receives from here on is a push of this test's. Its
+            // first wake-up (everyone, as it connects) comes before anything is answered.
+            var (home, school, child) = try Self.twoDevices(first)
             second.hub.startListening()
             defer { second.hub.shutdown() }
-            #expect(Self.waitUntil { second.hub.isListening })
-            var (home, school, child) = try Self.twoDevices(first)
+            #expect(Self.waitUntil { second.hub.isListening && second.hub.wakeupCount >= 1 })
             _ = try second.pullAll(&school)
             let press = home.press(child: child, routine: "routine-0", now: first.now)
             var nudges = second.hub.nudgesReceived
