@@ -171,11 +171,18 @@ enum Statements {
     /// holding the row, for a time nobody reads closer than that.
     static let contact = PostgresStatement("centre_contact", """
         UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint WHERE id = $3 AND credential_hash = $4
-            AND (last_contact IS NULL OR last_contact <= $1::bigint - \(contactResolutionMilliseconds) OR last_contact > $1::bigint
-                 OR last_offset_ms IS NULL OR abs(last_offset_ms - $2::bigint) >= 500)
+            AND \(contactMoved(now: "$1", offset: "$2"))
         """)
     /// How stale a device's contact time may be left (`contact`).
     static let contactResolutionMilliseconds: Int64 = 5_000
+    /// The condition under which a device's contact is written (`contact`, `feedRead`), with the
+    /// hub's time and the clock offset as the parameters named.
+    static func contactMoved(now: String, offset: String) -> String {
+        """
+        (last_contact IS NULL OR last_contact <= \(now)::bigint - \(contactResolutionMilliseconds) OR last_contact > \(now)::bigint
+             OR last_offset_ms IS NULL OR abs(last_offset_ms - \(offset)::bigint) >= 500)
+        """
+    }
     /// What a push leaves of its device: the last sequence number taken and its own children.
     static let acknowledge = PostgresStatement("centre_acknowledge", """
         UPDATE devices SET acknowledged = $1, children = $2::jsonb WHERE id = $3
@@ -212,8 +219,7 @@ enum Statements {
     static let feedRead = PostgresStatement("centre_feed_read", """
         WITH contact AS (
             UPDATE devices SET last_contact = $3::bigint, last_offset_ms = $4::bigint WHERE id = $1 AND credential_hash = $2
-                AND (last_contact IS NULL OR last_contact <= $3::bigint - \(contactResolutionMilliseconds) OR last_contact > $3::bigint
-                     OR last_offset_ms IS NULL OR abs(last_offset_ms - $4::bigint) >= 500)
+                AND \(contactMoved(now: "$3", offset: "$4"))
             RETURNING 1
         ), device AS (
             SELECT d.children, d.needs_copy,
