@@ -2,20 +2,27 @@ import SteppiePostgres
 import SteppieSync
 
 extension CentreStore {
-    /// The children of the device holding this credential (its own and its group's), nil when none does.
+    /// The children of the device holding this credential (its own and its group's), nil when none
+    /// does: its row found by the hash's index (migration `2026-12-hub-v6-devices-by-credential`),
+    /// the hash compared again here in constant time.
     package func deviceChildren(credentialHash: String) throws -> Set<String>? {
         try pool.withConnection { c in
-            for (hash, children, group) in try c.query("""
-                SELECT d.credential_hash, d.children::text,
-                       COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]')::text
-                FROM devices d
-                """, [], { (try $0.text(0), try $0.text(1), try $0.text(2)) })
+            for (hash, children, group) in try c.query(Self.deviceByCredential, [.text(credentialHash)], {
+                (try $0.text(0), try $0.text(1), try $0.text(2))
+            })
             where Self.equalHashes(hash, credentialHash) {
                 return Set(SyncJSON.value(children)?.strings ?? []).union(SyncJSON.value(group)?.strings ?? [])
             }
             return nil
         }
     }
+
+    /// The device holding a credential, by its hash (`$1`): the hash, its children and its group's.
+    package static let deviceByCredential = """
+        SELECT d.credential_hash, d.children::text,
+               COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]')::text
+        FROM devices d WHERE d.credential_hash = $1
+        """
 
     /// Whether the hub holds the bytes named `sha256`.
     package func hasBlob(_ sha256: String) throws -> Bool {

@@ -172,7 +172,7 @@ package final class PostgresConnection {
             switch value {
             case .null: buffers.append(nil)
             case .text(let text):
-                guard !text.utf8.contains(0) else { throw PostgresError.invalidParameter(index: index) }
+                guard !PostgresValue.holdsNUL(text) else { throw PostgresError.invalidParameter(index: index) }
                 buffers.append(strdup(text))
             case .integer(let number): buffers.append(strdup(String(number)))
             case .bool(let flag): buffers.append(strdup(flag ? "t" : "f"))

@@ -79,7 +79,7 @@ extension PostgresConnection {
         // would leave the session in pipeline mode.
         for step in steps {
             for (index, value) in step.parameters.enumerated() {
-                if case .text(let text) = value, text.utf8.contains(0) { throw PostgresError.invalidParameter(index: index) }
+                if case .text(let text) = value, PostgresValue.holdsNUL(text) { throw PostgresError.invalidParameter(index: index) }
             }
         }
         for step in steps { try prepare(step.statement) }

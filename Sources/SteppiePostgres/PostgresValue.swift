@@ -1,3 +1,5 @@
+import Glibc
+
 /// A statement's parameter: always sent apart from the SQL (`$1`, `$2`, …), never spliced into it.
 package enum PostgresValue: Equatable, Sendable {
     case null
@@ -10,6 +12,13 @@ package enum PostgresValue: Equatable, Sendable {
     case bytes([UInt8])
 
     package static func int(_ value: Int) -> PostgresValue { .integer(Int64(value)) }
+
+    /// Whether `text` holds a NUL character (PostgreSQL's text cannot), found by `memchr`: a push's
+    /// feed rows are kilobytes, and the generic `contains` read them a byte at a time.
+    static func holdsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.count > 0 && memchr($0.baseAddress!, 0, $0.count) != nil }
+    }
 
     /// The type the value is sent as (0: the server decides from the statement).
     var typeOid: UInt32 {

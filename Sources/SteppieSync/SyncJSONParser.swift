@@ -1,6 +1,7 @@
 /// A strict JSON reader into `SyncValue`, for the protocol's hot path (a pull's 2,000 entries):
 /// what it returns is what Foundation's `JSONDecoder` decodes `SyncValue` to, and anything it is
-/// not sure of — a fraction or exponent, an integer outside Int64, `-0`, a duplicate key, a lone
+/// not sure of — an exponent, a fraction that is a whole number (`1.0`, which `JSONDecoder` reads as
+/// an integer), an integer outside Int64, `-0`, a duplicate key, a lone
 /// surrogate, bytes that are not UTF-8, a byte-order mark, too deep or too large — it does not
 /// decide (nil): the caller asks `JSONDecoder`, whose answer (or refusal) stands.
 package struct SyncJSONParser {
@@ -55,7 +56,7 @@ package struct SyncJSONParser {
         case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
         case UInt8(ascii: "n"): return literal("null") ? .null : nil
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer().map(SyncValue.int)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
         default: return nil
         }
     }
@@ -106,8 +107,36 @@ package struct SyncJSONParser {
         }
     }
 
+    /// An integer (`integer`), or a decimal fraction `-?(0|[1-9][0-9]*)\.[0-9]+` whose value is not
+    /// a whole number: `JSONDecoder` reads that as `SyncValue.double` (its `Int64` decoding refuses
+    /// it), the nearest double, as `Double(String)` is (both round correctly). A whole value
+    /// (`1.0`, or digits past a double's precision that round to one) and any exponent are left to
+    /// `JSONDecoder`, which may read them as integers.
+    private mutating func number() -> SyncValue? {
+        let start = at
+        if let whole = integer() { return .int(whole) }
+        at = start
+        if bytes[at] == UInt8(ascii: "-") { at += 1 }
+        guard at < bytes.count, Self.isDigit(bytes[at]) else { return nil }
+        if bytes[at] == UInt8(ascii: "0") { at += 1 } else { while at < bytes.count, Self.isDigit(bytes[at]) { at += 1 } }
+        guard at < bytes.count, bytes[at] == UInt8(ascii: ".") else { return nil }
+        at += 1
+        let fraction = at
+        while at < bytes.count, Self.isDigit(bytes[at]) { at += 1 }
+        guard at > fraction, at - start <= Self.maxFractionLength else { return nil }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") { return nil }
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)),
+              value.isFinite, value.rounded(.towardZero) != value else { return nil }
+        return .double(value)
+    }
+
+    /// Longer decimal fractions are left to `JSONDecoder` (a device writes at most 17 digits).
+    static let maxFractionLength = 40
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
     /// `-?(0|[1-9][0-9]*)` within Int64 and not `-0`; anything else (a fraction, an exponent) is
-    /// left to `JSONDecoder`.
+    /// not an integer here.
     private mutating func integer() -> Int64? {
         let start = at
         let negative = bytes[at] == UInt8(ascii: "-")

@@ -157,6 +157,29 @@ extension CentreTests {
         /// The feed read in one statement (`CentreStore.feedRead`) gives a long feed in pages of
         /// the limit, in position order, each entry once (a fraction's too), never the device's own, `more` on every
         /// page but the last, and the device's stored cursor where its last page ended.
+        /// A content request names no device, only its credential: the device's row is found by
+        /// the hash's index, among many, and an unknown credential finds none.
+        @Test func aContentRequestFindsItsDeviceByTheCredentialsIndex() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            let (home, school, child) = try Self.twoDevices(f)
+            for k in 0..<30 {
+                var other = TestDevice()
+                try f.join(&other, children: k % 2 == 0 ? [child] : [], name: "room \(k)")
+            }
+            #expect(try f.store.deviceChildren(credentialHash: PostgresSyncHub.credentialHash(school.credential)) == [child])
+            #expect(try f.store.deviceChildren(credentialHash: PostgresSyncHub.credentialHash(home.credential)) == [child])
+            #expect(try f.store.deviceChildren(credentialHash: PostgresSyncHub.credentialHash("not-a-credential")) == nil)
+            let plan = try f.pool.withConnection { c in
+                try c.run("SET enable_seqscan = off")
+                defer { _ = try? c.run("RESET enable_seqscan") }
+                return try c.query("EXPLAIN " + CentreStore.deviceByCredential, [.text(PostgresSyncHub.credentialHash(school.credential))]) {
+                    try $0.text(0)
+                }.joined(separator: "\n")
+            }
+            #expect(plan.contains("devices_by_credential"), "\(plan)")
+        }
+
         @Test func aLongFeedIsReadInPagesEachEntryOnceInOrder() throws {
             let f = try CentreFixture()
             defer { f.database.drop() }

@@ -131,6 +131,42 @@ import SteppieSync
         }
     }
 
+    /// A decimal fraction is read by the fast reader when its value is not whole, as the double
+    /// `JSONDecoder` reads; a whole one (which `JSONDecoder` reads as an integer) is left to it.
+    @Test func decimalFractionsReadAsJSONDecoderReadsThem() throws {
+        let taken = ["0.9", "-0.5", "1.50", "0.0001", "123.456", "0.30000000000000004",
+                     "3.141592653589793238462643383279", "1.0000000000000002"]
+        for text in taken {
+            #expect(SyncWireReader.read(SyncValue.self, from: Array(text.utf8)) == (try JSONDecoder().decode(SyncValue.self, from: Data(text.utf8))), "\(text)")
+            #expect(SyncWireReader.read(SyncValue.self, from: Array(text.utf8))?.int == nil, "\(text)")
+        }
+        // Whole values, past a double's precision, exponents, too long: left to JSONDecoder.
+        for text in ["1.0", "-0.0", "2.000", "-9007199254740993.5", "1.0000000000000000001", "12345678901234567890.5", "1.5e1", "1.5E-3",
+                     "0." + String(repeating: "1", count: 60)] {
+            #expect(SyncWireReader.read(SyncValue.self, from: Array(text.utf8)) == nil, "\(text)")
+            Self.expectReadsAsFoundation(SyncValue.self, Array(text.utf8))
+        }
+        // Random fractions of every length up to 20 digits on each side, alone and inside a push.
+        var rng = SeededRandom(seed: 4848)
+        var read = 0
+        for _ in 0..<2_000 {
+            let digits = "0123456789"
+            let whole = Int.random(in: 0...3, using: &rng) == 0 ? "0"
+                : String((0..<Int.random(in: 1...20, using: &rng)).map { _ in digits.randomElement(using: &rng) ?? "1" }).replacing(/^0+/, with: "1")
+            let part = String((0..<Int.random(in: 1...20, using: &rng)).map { _ in digits.randomElement(using: &rng) ?? "0" })
+            let text = (Bool.random(using: &rng) ? "-" : "") + whole + "." + part
+            Self.expectReadsAsFoundation(SyncValue.self, Array(text.utf8))
+            if SyncWireReader.read(SyncValue.self, from: Array(text.utf8)) != nil { read += 1 }
+            let change = FieldChange(entity: .child, record: "c", child: "c", field: "profile.ttsRate", value: .string("x"),
+                                     stamp: HybridTimestamp(wall: 1, counter: 0, device: Self.device))
+            let push = String(decoding: try Self.foundation(PushRequest(device: Self.device, sentAt: 1,
+                                                                         entries: [NumberedEntry(seq: 1, entry: .change(change))])), as: UTF8.self)
+                .replacing("\"x\"", with: text)
+            Self.expectReadsAsFoundation(PushRequest.self, Array(push.utf8))
+        }
+        #expect(read > 1_500)
+    }
+
     @Test func messagesWithMissingWrongOrExtraFieldsAreTakenAndRefusedAsJSONDecoderDoes() throws {
         let stamp = HybridTimestamp(wall: 1_772_406_000_000, counter: 3, device: Self.device).description
         let event = #"{"at":"t","child":"c","date":"2026-03-02","id":"i","kind":"press","routine":"r","set":"s","stamp":"\#(stamp)""#

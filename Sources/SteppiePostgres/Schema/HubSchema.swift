@@ -1,7 +1,9 @@
 /// The centre's hub on PostgreSQL (issue 28, docs/centre.md): its migrations, in order. Shipped
 /// migrations are never edited; a change is a new one appended here.
 package enum HubSchema {
-    package static let migrations: [PostgresMigration] = [v1Sync, v2BlobsIdentity, v3Staff, v4StaffSessions, v5FeedByChild]
+    package static let migrations: [PostgresMigration] = [
+        v1Sync, v2BlobsIdentity, v3Staff, v4StaffSessions, v5FeedByChild, v6DevicesByCredential,
+    ]
 
     package static var migrator: PostgresMigrator { PostgresMigrator(migrations) }
 
