@@ -86,6 +86,77 @@ import Testing
         #expect(try filed.store.integrityProblems().isEmpty)
     }
 
+    /// The fold's fallback: when one day breaks a constraint (here a trigger on the device refuses
+    /// one routine's day), the whole one-statement pass is rolled back and the days are written
+    /// again routine by routine, the failing routine's day by day; that day alone is missing and
+    /// noted once in `sync_conflicts`, and everything else ends as a page-by-page apply leaves it.
+    @Test func aDayTheDeviceRefusesIsNotedAndTheRestOfTheFoldStands() throws {
+        var rng = SeededRandom(seed: 48)
+        let rig = try SyncRig()
+        try rig.becomeHub()
+        let home = try StoreFixture()
+        let mina = try home.childWithMorning("Mina")
+        let joon = try home.childWithMorning("Joon")
+        let children = [mina.id, joon.id]
+        try rig.join(home)
+        try rig.sync(0)
+        for _ in 0..<150 {
+            rig.physical += Int64.random(in: 600_000...3_600_000, using: &rng)
+            home.now = Date(timeIntervalSince1970: Double(rig.physical) / 1000)
+            do {
+                _ = try SyncStoreRandomTests.randomOperation(home, child: children.randomElement(using: &rng) ?? mina.id, rng: &rng)
+            } catch is StoreError {
+            } catch is GuardianEditError {}
+        }
+        try rig.sync(0)
+
+        // The reference: the copy taken as one feed page (each day folded from all its events).
+        let paged = try StoreFixture()
+        try rig.join(paged, children: children.map(\.lowercased))
+        try rig.sync(1, copyAsFeed: true)
+        var expected = try Self.tables(paged)
+        let logs = expected["daily_logs"] ?? []
+        #expect(logs.count > 10)
+        // The day refused: one with a log row, of the first child's routines.
+        let refused = try #require(logs.first { $0.split(separator: "|").count > 2 }).split(separator: "|").map(String.init)
+        let (date, routine) = (refused[0], refused[1])
+
+        let folded = try StoreFixture()
+        try folded.store.db.execute("""
+            CREATE TEMP TRIGGER refuse_one_day BEFORE INSERT ON main.daily_logs
+            WHEN NEW.routine_id = '\(routine)' AND NEW.date = '\(date)'
+            BEGIN SELECT RAISE(ABORT, 'the test refuses this day'); END
+            """)
+        try rig.join(folded, children: children.map(\.lowercased))
+        rig.pullLimit = 9
+        try rig.sync(2)
+
+        let got = try Self.tables(folded)
+        // That day's log row and its corrections are missing; nothing else is.
+        expected["daily_logs"] = logs.filter { !$0.hasPrefix(date + "|" + routine + "|") }
+        expected["log_corrections"] = (expected["log_corrections"] ?? []).filter { row in
+            let c = row.split(separator: "|").map(String.init)
+            return !(c.count > 2 && c[1] == date && c[2] == routine)
+        }
+        #expect(got["daily_logs"]?.count == logs.count - 1)
+        for table in expected.keys.sorted() where table != "routine_looks" {
+            let a = got[table] ?? [], b = expected[table] ?? []
+            #expect(a == b, "\(table): \(Set(a).symmetricDifference(b).sorted().prefix(4))")
+        }
+        // A look made only for the refused day went with its savepoint.
+        #expect(Set(got["routine_looks"] ?? []).isSubset(of: Set(expected["routine_looks"] ?? [])))
+        let raw = try folded.rawConnection()
+        let conflicts = try raw.query("SELECT entity, record, reason FROM sync_conflicts", []) { [$0.text(0), $0.text(1), $0.text(2)] }
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?[0] == "routine" && conflicts.first?[1] == routine)
+        #expect(conflicts.first?[2].contains("the test refuses this day") == true, "\(conflicts)")
+        // The registers and events are whole: only the day's folding was refused.
+        #expect(try SyncRig.state(folded.store) == SyncRig.state(rig.hub.store))
+        #expect(try folded.store.syncState()?.copyAfter == nil)
+        try folded.store.db.execute("DROP TRIGGER temp.refuse_one_day")
+        #expect(try folded.store.integrityProblems().isEmpty)
+    }
+
     /// The contract's tables as rows of text, leaving out what is made per device (ids of logs
     /// and looks, when rows were written): a log's look is its title and icon.
     static func tables(_ f: StoreFixture) throws -> [String: [String]] {

@@ -73,28 +73,21 @@ extension Store {
     /// event of the children in a temporary tree.) The stored columns are read as they are and
     /// named through the targets, origins, looks and dates read once (only the id and the instant
     /// are made into text per event), instead of decoding every event's texts in SQL.
-    func forEachSyncEvent(ofChildren children: [String], _ body: (StoredEvent, _ set: String) throws -> Void) throws {
-        var targets: [Int: (child: String, routine: String, set: String)] = [:]
-        for (id, child, routine, set) in try db.query("SELECT id, child, routine, set_id FROM sync_event_targets", [], {
-            ($0.int(0), $0.text(1), $0.text(2), $0.text(3))
-        }) { targets[id] = (child, routine, set) }
-        var origins: [Int: DeviceID] = [:]
-        for (id, device) in try db.query("SELECT id, device FROM sync_event_origins", [], { ($0.int(0), $0.text(1)) }) {
-            if let device = DeviceID(device) { origins[id] = device }
-        }
-        var looks: [Int: (title: String?, icon: String?)] = [:]
-        for (id, title, icon) in try db.query("SELECT id, NULLIF(title, ''), NULLIF(icon, '') FROM sync_event_looks", [], {
-            ($0.int(0), $0.optionalText(1), $0.optionalText(2))
-        }) { looks[id] = (title, icon) }
+    /// (`routine`: that routine's events alone; `names`: the targets, origins and looks read
+    /// already, for a caller that reads routine by routine.)
+    func forEachSyncEvent(ofChildren children: [String], routine: String? = nil, names: SyncEventNames? = nil,
+                          _ body: (StoredEvent, _ set: String) throws -> Void) throws {
+        let names = try names ?? syncEventNames()
+        let (targets, origins, looks) = (names.targets, names.origins, names.looks)
         var dates: [Int: String] = [:]
         let statement = try db.statement("""
             SELECT e.target, e.day, e.kind, e.at_ms, e.wall, e.counter, e.origin, e.look, e.hi, r.routine_set_id, e.lo, e.at_offset
             FROM routines r CROSS JOIN sync_event_targets t ON t.routine = r.id CROSS JOIN sync_event_log e ON e.target = t.id
-            WHERE +t.child IN (SELECT value FROM json_each(?))
+            WHERE +t.child IN (SELECT value FROM json_each(?1))\(routine == nil ? "" : " AND r.id = ?2")
             ORDER BY r.id, e.day
             """)
         defer { statement.reset() }
-        try statement.bind([.text(SyncJSON.text(.array(children.map(SyncValue.string))))])
+        try statement.bind([.text(SyncJSON.text(.array(children.map(SyncValue.string))))] + (routine.map { [.text($0)] } ?? []))
         let kinds = SyncEventSQL.kinds.compactMap(CompletionEvent.Kind.init(rawValue:))
         while let row = try statement.step() {
             guard let target = targets[row.int(0)], let device = origins[row.int(6)] else { continue }
@@ -128,6 +121,28 @@ extension Store {
                                         kind: kinds[kind], at: at, stamp: stamp)
             try body(StoredEvent(event: event, shownTitle: look?.title, shownIcon: look?.icon, canonical: canonical), row.text(9))
         }
+    }
+
+    /// The names `sync_event_log`'s numbers stand for: its targets (child, routine, set), origins
+    /// (devices) and looks (title, icon).
+    struct SyncEventNames {
+        var targets: [Int: (child: String, routine: String, set: String)] = [:]
+        var origins: [Int: DeviceID] = [:]
+        var looks: [Int: (title: String?, icon: String?)] = [:]
+    }
+
+    func syncEventNames() throws -> SyncEventNames {
+        var names = SyncEventNames()
+        for (id, child, routine, set) in try db.query("SELECT id, child, routine, set_id FROM sync_event_targets", [], {
+            ($0.int(0), $0.text(1), $0.text(2), $0.text(3))
+        }) { names.targets[id] = (child, routine, set) }
+        for (id, device) in try db.query("SELECT id, device FROM sync_event_origins", [], { ($0.int(0), $0.text(1)) }) {
+            if let device = DeviceID(device) { names.origins[id] = device }
+        }
+        for (id, title, icon) in try db.query("SELECT id, NULLIF(title, ''), NULLIF(icon, '') FROM sync_event_looks", [], {
+            ($0.int(0), $0.optionalText(1), $0.optionalText(2))
+        }) { names.looks[id] = (title, icon) }
+        return names
     }
 
     private static func storedEvent(_ r: Row) -> StoredEvent? {
@@ -168,29 +183,80 @@ extension Store {
             // The staged days are kept in memory, not spilled to a temporary file (about 60 MB).
             let tempCache = try db.queryFirst("PRAGMA temp.cache_size") { $0.int(0) } ?? -2000
             try withPragma("temp.cache_size", "-65536", restoring: "\(tempCache)") {
-                try db.transaction { conflicts = try foldPass(children: children, physical: physical, dayIds: &dayIds, guarded: false) }
+                try db.transaction { try stagedFoldPass(children: children, dayIds: &dayIds) }
             }
         } catch let error as SQLiteError where error.isConstraintViolation {
-            conflicts = try foldPass(children: children, physical: physical, dayIds: &dayIds, guarded: true)
+            conflicts = try guardedFoldPass(children: children, physical: physical, dayIds: &dayIds)
         }
         try rebuild(deferred)
         return conflicts
     }
 
-    /// One pass of `foldCopiedDays` (`guarded`: each routine's days in a savepoint, as described there).
-    private func foldPass(children: [String], physical: Int64, dayIds: inout OrderedIdentifiers, guarded: Bool) throws -> Int {
+    /// The unguarded pass of `foldCopiedDays`: the days go to daily_logs in a few statements
+    /// (`writeStagedDays`), each day staged as soon as the next begins (nothing waits for its
+    /// routine); a day that breaks a constraint fails its whole statement, and the caller rolls the
+    /// pass back for the guarded one.
+    private func stagedFoldPass(children: [String], dayIds: inout OrderedIdentifiers) throws {
+        var looks = LookCache()
+        let now = stamp(Date())
+        let staged = try dayStaging()
+        var stagedCount = 0
+        var routine = "", set = ""
+        var day: [StoredEvent] = []
+        var allCanonical = true
+        func writePending() throws {
+            guard let first = day.first else { return }
+            try writeDay(routine: routine, date: first.event.date, set: set, events: day, looks: &looks, now: now, id: dayIds.next(),
+                         staged: staged)
+            if allCanonical && !day.allSatisfy(\.canonical) { allCanonical = false }
+            day.removeAll(keepingCapacity: true)
+            stagedCount += 1
+            if stagedCount >= Self.stagedDays {
+                try writeStagedDays(checked: !allCanonical)
+                stagedCount = 0
+                allCanonical = true
+            }
+        }
+        try forEachSyncEvent(ofChildren: children) { stored, routineSet in
+            if stored.event.routine != routine {
+                try writePending()
+                routine = stored.event.routine
+                set = routineSet
+            }
+            if let first = day.first, first.event.date != stored.event.date { try writePending() }
+            day.append(stored)
+        }
+        try writePending()
+        try writeStagedDays(checked: !allCanonical)
+    }
+
+    /// The guarded pass of `foldCopiedDays`: each routine's days in a savepoint, and those of a
+    /// routine that fails day by day, each failing one noted in `sync_conflicts`. Routine by
+    /// routine, each one's events read to their end before its days are written: a savepoint rolled
+    /// back in a transaction that changed the schema (the fold dropped daily_logs' indexes) aborts
+    /// every statement still open, and a read of every routine's events left open across a failing
+    /// day was aborted with it (`SQLITE_ABORT_ROLLBACK`), so the copy could never be applied.
+    private func guardedFoldPass(children: [String], physical: Int64, dayIds: inout OrderedIdentifiers) throws -> Int {
         var looks = LookCache()
         let now = stamp(Date())
         var conflicts = 0
-        var routine = "", set = ""
-        var days: [(date: String, events: [StoredEvent])] = []
-        // Unguarded, the days go to daily_logs in a few statements (`writeStagedDays`); a day that
-        // breaks a constraint fails its whole statement, and the guarded pass writes day by day.
-        let staged = guarded ? nil : try dayStaging()
-        var stagedCount = 0
-        func flush() throws {
-            guard !days.isEmpty else { return }
-            defer { days.removeAll(keepingCapacity: true) }
+        let names = try syncEventNames()
+        let routines = try db.query("""
+            SELECT DISTINCT r.id FROM routines r JOIN sync_event_targets t ON t.routine = r.id
+            WHERE t.child IN (SELECT value FROM json_each(?)) ORDER BY r.id
+            """, [.text(SyncJSON.text(.array(children.map(SyncValue.string))))]) { $0.text(0) }
+        for routine in routines {
+            var set = ""
+            var days: [(date: String, events: [StoredEvent])] = []
+            try forEachSyncEvent(ofChildren: children, routine: routine, names: names) { stored, routineSet in
+                set = routineSet
+                if days.last?.date == stored.event.date {
+                    days[days.count - 1].events.append(stored)
+                } else {
+                    days.append((stored.event.date, [stored]))
+                }
+            }
+            guard !days.isEmpty else { continue }
             do {
                 try db.transaction {
                     for day in days {
@@ -213,43 +279,6 @@ extension Store {
                     }
                 }
             }
-        }
-        // Staged, each day is written as soon as the next begins (nothing waits for its routine).
-        var day: [StoredEvent] = []
-        var allCanonical = true
-        func writePending() throws {
-            guard let staged, let first = day.first else { return }
-            try writeDay(routine: routine, date: first.event.date, set: set, events: day, looks: &looks, now: now, id: dayIds.next(),
-                         staged: staged)
-            if allCanonical && !day.allSatisfy(\.canonical) { allCanonical = false }
-            day.removeAll(keepingCapacity: true)
-            stagedCount += 1
-            if stagedCount >= Self.stagedDays {
-                try writeStagedDays(checked: !allCanonical)
-                stagedCount = 0
-                allCanonical = true
-            }
-        }
-        try forEachSyncEvent(ofChildren: children) { stored, routineSet in
-            if stored.event.routine != routine {
-                if staged != nil { try writePending() } else { try flush() }
-                routine = stored.event.routine
-                set = routineSet
-            }
-            if staged != nil {
-                if let first = day.first, first.event.date != stored.event.date { try writePending() }
-                day.append(stored)
-            } else if days.last?.date == stored.event.date {
-                days[days.count - 1].events.append(stored)
-            } else {
-                days.append((stored.event.date, [stored]))
-            }
-        }
-        if staged != nil {
-            try writePending()
-            try writeStagedDays(checked: !allCanonical)
-        } else {
-            try flush()
         }
         return conflicts
     }
