@@ -40,8 +40,8 @@ extension CentreStore {
             guard case .feed = SyncProtocol.copyStep(nil, cursor: request.cursor, children: children, due: due, position: row.position) else {
                 return nil
             }
-            // Each entry as the transaction's read decodes it: the fast reader, or Foundation's for
-            // what it leaves (a fraction: a profile's rate), one entry at a time.
+            // Each entry decoded alone: the fast reader, or Foundation's for what it leaves (an
+            // exponent, a fraction whose value is whole).
             var entries: [SyncEntry] = []
             for line in row.entries.utf8.split(separator: UInt8(ascii: "\n")) {
                 guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: Data(line)) else {
@@ -65,23 +65,45 @@ extension CentreStore {
     /// with one, or its cursor is older than the feed keeps. Pushes commit in position order
     /// (`push`), so what a pull sees of the feed is always a prefix of it.
     ///
-    /// Three pipelines (docs/centre.md, "A pull's read"): `BEGIN` and the device admitted with
-    /// the feed's head, its entries with the horizon read again, its cursor written with the
-    /// commit; each child's entries read from `feed_by_child`.
+    /// The feed is read in one statement (`feedRead`); anything else — a copy under way, due or
+    /// owed, a clock refused, a device not admitted — in a transaction (docs/centre.md, "A pull's
+    /// read"): `BEGIN` and the device admitted with the feed's head, then the copy's step. When that
+    /// transaction finds the feed after all (a copy stopped being due between the two reads: the
+    /// feed grew past a cursor from before a restore), the feed is read again as it is read first,
+    /// at most twice more; then the device is told to ask again at once (no entries, its cursor,
+    /// `more`), which loses nothing.
     package func pull(_ request: PullRequest, credentialHash: String, now: Int64,
                       limit: Int = SyncProtocol.maxBatchEntries) throws -> Result<PullReply, SyncRefusal> {
         if let refusal = Self.versionRefusal(request.protocolVersion) {
             return .failure(refusal)
         }
-        if let read = try feedRead(request, credentialHash: credentialHash, now: now, limit: limit) { return .success(read) }
+        var children: [String] = []
+        for _ in 0..<3 {
+            if let read = try feedRead(request, credentialHash: credentialHash, now: now, limit: limit) { return .success(read) }
+            switch try decide(request, credentialHash: credentialHash, now: now, limit: limit) {
+            case .answer(let answer): return answer
+            case .feed(let sorted): children = sorted
+            }
+        }
+        return .success(PullReply(entries: [], cursor: request.cursor, more: true, freshCopy: false, children: children, hubTime: now))
+    }
+
+    /// What `pull`'s transaction decided: its answer, or the feed (with the device's children).
+    private enum PullDecision {
+        case answer(Result<PullReply, SyncRefusal>)
+        case feed([String])
+    }
+
+    /// `pull`'s transaction: the device admitted with the feed's head, then the copy's step.
+    private func decide(_ request: PullRequest, credentialHash: String, now: Int64, limit: Int) throws -> PullDecision {
         var steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
         let admitAt = steps.count - 1
         steps.append(PostgresConnection.Step(Statements.head))
         return try pool.withConnection { c in
-            try c.transaction(beginningWith: steps) { c, read -> Result<PullReply, SyncRefusal> in
+            try c.transaction(beginningWith: steps) { c, read -> PullDecision in
                 let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else {
-                    return admitted.map { _ in PullReply(entries: [], cursor: 0, more: false, freshCopy: false, children: [], hubTime: now) }
+                    return .answer(admitted.map { _ in PullReply(entries: [], cursor: 0, more: false, freshCopy: false, children: [], hubTime: now) })
                 }
                 guard let head = try read.first(admitAt + 1, { (UInt64(clamping: try $0.int(0)), UInt64(clamping: try $0.int(1))) }) else {
                     throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
@@ -94,41 +116,16 @@ extension CentreStore {
                 let due = SyncProtocol.copyDue(cursor: request.cursor, needsCopy: device.needsCopy, forgotten: forgotten, position: position)
                 switch SyncProtocol.copyStep(request.copyAfter, cursor: request.cursor, children: sorted, due: due, position: position) {
                 case .feed:
-                    break
+                    return .feed(sorted)
                 case .taken(let cursor):
                     // Only now is the copy no longer due: a copy whose answer was lost is given again.
                     try c.run("UPDATE devices SET needs_copy = false, cursor = $1 WHERE id = $2",
                               [.integer(Int64(clamping: cursor)), .text(request.device.text)])
-                    return .success(PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: sorted, hubTime: now))
+                    return .answer(.success(PullReply(entries: [], cursor: cursor, more: false, freshCopy: true, children: sorted, hubTime: now)))
                 case .page(let after, let cursor):
-                    return .success(try copy(c, request, after: after, cursor: cursor, children: sorted, needsCopy: device.needsCopy,
-                                             now: now, limit: limit))
+                    return .answer(.success(try copy(c, request, after: after, cursor: cursor, children: sorted, needsCopy: device.needsCopy,
+                                                     now: now, limit: limit)))
                 }
-                let found = try c.pipeline([
-                    PostgresConnection.Step(Statements.pullEntries, [.integer(Int64(clamping: request.cursor)), .integer(Int64(clamping: position)),
-                                                                     .text(request.device.text), Self.list(sorted), .int(limit)]),
-                    // The feed forgotten meanwhile past this cursor: what was skipped comes as a copy.
-                    PostgresConnection.Step(Statements.forgotten),
-                ])
-                let rows = try found.rows(0) { r in (UInt64(clamping: try r.int(0)), try r.text(1)) }
-                if let again = try found.first(1, { try $0.int(0) }), UInt64(clamping: again) > request.cursor {
-                    return .success(try copy(c, request, after: "", cursor: position, children: sorted,
-                                             needsCopy: device.needsCopy, now: now, limit: limit))
-                }
-                var entries: [SyncEntry] = []
-                for (at, text) in rows {
-                    guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: Data(text.utf8)) else {
-                        throw PostgresError.unexpectedValue(column: 1, expected: "a feed entry (position \(at))", statement: "feed")
-                    }
-                    entries.append(entry)
-                }
-                let cursor = rows.count == limit ? rows[rows.count - 1].0 : max(position, request.cursor)
-                // Written only when it moved (a held pull reads again and again with nothing new),
-                // with the commit.
-                _ = try c.pipeline([PostgresConnection.Step(Statements.cursor, [.integer(Int64(clamping: cursor)), .text(request.device.text)]),
-                                    PostgresConnection.Step(PostgresConnection.commit)])
-                return .success(PullReply(entries: entries, cursor: cursor, more: cursor < position, freshCopy: false,
-                                          children: sorted, hubTime: now))
             }
         }
     }

@@ -198,22 +198,11 @@ enum Statements {
     static let head = PostgresStatement("centre_head", """
         SELECT COALESCE((SELECT MAX(position) FROM feed), 0), forgotten_through FROM hub_state WHERE id = 'singleton'
         """)
-    /// A pull's entries: after the cursor ($1), up to the head ($2), not the device's own ($3),
-    /// of its children (a `jsonb` array, $4), at most $5, in position order. Each child's are read
-    /// from `feed_by_child` in order and merged, never every entry after the cursor.
-    static let pullEntries = PostgresStatement("centre_pull_entries", """
-        SELECT f.position, f.entry::text FROM jsonb_array_elements_text($4::jsonb) AS k(child)
-        CROSS JOIN LATERAL (
-            SELECT position, entry FROM feed
-            WHERE feed.child = k.child AND position > $1 AND position <= $2 AND origin <> $3
-            ORDER BY position LIMIT $5
-        ) AS f
-        ORDER BY f.position LIMIT $5
-        """)
     /// A pull's read of the feed in one statement, one snapshot (`CentreStore.feedRead`): the
     /// device's contact written as `contact` writes it, the device's row (when the credential's
     /// hash is its), the feed's head and where it was forgotten through, and its entries after the
-    /// cursor as `pullEntries` reads them, of its own and its group's children, in position order
+    /// cursor (each child's from `feed_by_child` in order, merged; not the device's own, at most
+    /// the limit), of its own and its group's children, in position order
     /// one a line (`jsonb` text has no line break of its own), with the last position and their
     /// count. No row: not admitted.
     static let feedRead = PostgresStatement("centre_feed_read", """
@@ -290,5 +279,4 @@ enum Statements {
     /// When the oldest entry the feed keeps was taken (`feed_by_time`'s first key), NULL when empty.
     static let oldestTaken = PostgresStatement("centre_oldest_taken", "SELECT MIN(taken_at) FROM feed")
     static let position = PostgresStatement("centre_position", "SELECT COALESCE(MAX(position), 0) FROM feed")
-    static let forgotten = PostgresStatement("centre_forgotten", "SELECT forgotten_through FROM hub_state WHERE id = 'singleton'")
 }

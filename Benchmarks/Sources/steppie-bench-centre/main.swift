@@ -34,6 +34,12 @@ let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
 /// simulated devices' own CPU spread over every core.
 func devicesCeiling(_ r: CentreRun.Result) -> Double { r.cpu.devices > 0 ? Double(r.applied) * Double(cores) / r.cpu.devices : .nan }
 
+/// The other bound: the rate with the simulated devices elsewhere, the hub and PostgreSQL alone
+/// on every core at the CPU a push cost them in the run.
+func hubCeiling(_ r: CentreRun.Result) -> Double {
+    r.cpu.hub + r.cpu.database > 0 ? Double(r.applied) * Double(cores) / (r.cpu.hub + r.cpu.database) : .nan
+}
+
 func line(_ r: CentreRun.Result) -> String {
     let memory = r.memory.enumerated().map { String(format: "hub %d peak %.1f MiB (now %.1f)", $0.offset + 1, Double($0.element.peak) / 1024,
                                                     Double($0.element.now) / 1024) }.joined(separator: ", ")
@@ -60,6 +66,7 @@ do {
         let burst = try burstRunner.run(database: "bench_burst", hubCount: 1)
         print("the morning at once, " + line(burst))
         print(String(format: "the simulated devices' own CPU in it alone bounds its rate on these %d cores at %.0f/s", cores, devicesCeiling(burst)))
+        print(String(format: "the hub's and PostgreSQL's CPU in it alone bound it at %.0f/s", hubCeiling(burst)))
         exit(0)
     }
     let one = try runner.run(database: "bench_one_hub", hubCount: 1)
@@ -83,6 +90,9 @@ do {
     let ceiling = devicesCeiling(burst)
     print(String(format: "the simulated devices' own CPU in it (%.2f s) alone bounds its rate on these %d cores at %.0f/s, %.2f× the baseline",
                  burst.cpu.devices, cores, ceiling, ceiling / baseRate))
+    let hubBound = hubCeiling(burst)
+    print(String(format: "the hub's and PostgreSQL's CPU in it (%.2f s) alone bound it at %.0f/s, %.2f× the baseline (the simulated devices elsewhere)",
+                 burst.cpu.hub + burst.cpu.database, hubBound, hubBound / baseRate))
 
     var rows: [BenchRow] = []
     for r in [one, two] {
@@ -108,6 +118,10 @@ do {
                                         perPush(burst.cpu.devices, burst)),
                          baseline: "the same rows by one `psql` session", baselineMedian: String(format: "%.0f rows/s", baseRate),
                          ratio: BenchRow.ratio(ceiling, baseRate)))
+    rows.append(BenchRow(area: "centre", figure: String(format: "the morning at once: the rate the hub's and PostgreSQL's CPU alone allow on %d cores (the simulated devices elsewhere)", cores),
+                         median: String(format: "%.0f/s", hubBound), target: "≥ 0.5× baseline",
+                         baseline: "the same rows by one `psql` session", baselineMedian: String(format: "%.0f rows/s", baseRate),
+                         ratio: BenchRow.ratio(hubBound, baseRate)))
     BenchRow.publish(rows)
 } catch {
     FileHandle.standardError.write(Data("steppie-bench-centre: \(error)\n".utf8))
