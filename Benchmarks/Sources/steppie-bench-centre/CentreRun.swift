@@ -19,7 +19,9 @@ struct CentreRun {
         var events = 0
         var memory: [(peak: Int, now: Int)] = []
         var connections = 0
+        /// Requests that failed in the morning, and in the set-up before it (joins, first copies).
         var failures: [String: Int] = [:]
+        var setupFailures: [String: Int] = [:]
         /// The CPU the morning took, by party.
         var cpu = CPUSplit()
         var appliedPerSecond: Double { seconds > 0 ? Double(applied) / seconds : 0 }
@@ -100,6 +102,7 @@ struct CentreRun {
         }
 
         // The morning.
+        result.setupFailures = fleet.failures.with { $0 }
         let morning = Morning(devices: simulated, seconds: seconds, seed: 28)
         result.events = morning.events
         result.offered = Double(morning.items.count) / seconds
@@ -156,7 +159,13 @@ struct CentreRun {
         result.propagation = fleet.propagation.with { $0 }
         result.memory = processes.map { memory(of: $0.pid) }
         result.connections = peakConnections.with { $0 }
-        result.failures = fleet.failures.with { $0 }
+        let before = result.setupFailures
+        result.failures = fleet.failures.with { all in
+            all.reduce(into: [:]) { morning, failure in
+                let count = failure.value - (before[failure.key] ?? 0)
+                if count > 0 { morning[failure.key] = count }
+            }
+        }
         return result
     }
 }

@@ -45,11 +45,12 @@ func line(_ r: CentreRun.Result) -> String {
                                                     Double($0.element.now) / 1024) }.joined(separator: ", ")
     return String(format: "%d hub%@: joins %d entries in %.1f s (%.0f/s); morning %d entries applied in %.1f s (%.0f/s, offered %.0f/s); "
                   + "push p50 %.1f ms p99 %.1f ms (n=%d); propagation p50 %.1f ms p99 %.1f ms (%d of %d presses and undos); %@; "
-                  + "PostgreSQL sessions at the peak %d; failures %@; "
+                  + "PostgreSQL sessions at the peak %d; failures in the morning %@ (in the set-up before it %@); "
                   + "CPU in the morning %.2f s: hub %.2f, PostgreSQL %.2f, simulated devices %.2f (%.2f / %.2f / %.2f ms a push)",
                   r.hubs, r.hubs == 1 ? "" : "s", r.joinEntries, r.joinSeconds, r.joinPerSecond, r.applied, r.seconds, r.appliedPerSecond, r.offered,
                   percentile(r.push, 0.5), percentile(r.push, 0.99), r.push.count, percentile(r.propagation, 0.5), percentile(r.propagation, 0.99),
                   r.propagation.count, r.events, memory, r.connections, r.failures.isEmpty ? "none" : "\(r.failures)",
+                  r.setupFailures.isEmpty ? "none" : "\(r.setupFailures)",
                   r.cpu.total, r.cpu.hub, r.cpu.database, r.cpu.devices, perPush(r.cpu.hub, r), perPush(r.cpu.database, r), perPush(r.cpu.devices, r))
 }
 
