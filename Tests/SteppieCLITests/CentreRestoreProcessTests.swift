@@ -21,7 +21,7 @@ struct CentreRestoreProcessTests {
         let office = hub.office
         defer { hub.stop(); home.stop() }
         let schema = try #require(hub.schema)
-        let port = try #require(SyncRandomProcessTests.freePort())
+        let port = try #require(LoopbackPort.one())
         #expect(office.sh("$S init --child Mina --template morning").status == 0)
         try hub.start(port: port)
         let (url, fingerprint) = try #require(hub.address(), "hub log: \(hub.log)")
@@ -115,7 +115,8 @@ struct CentreRestoreProcessTests {
         let hub = try SyncHubUnderTest(.centre), home = SyncNode(), school = SyncNode()
         let office = hub.office
         let schema = try #require(hub.schema)
-        let portA = try #require(SyncRandomProcessTests.freePort()), portB = try #require(SyncRandomProcessTests.freePort())
+        let ports = try #require(LoopbackPort.free(count: 2))
+        let (portA, portB) = (ports[0], ports[1])
         let logB = office.h.directory + "/hub-b.log"
         #expect(office.sh("$S init --child Mina --template morning").status == 0)
         try hub.start(port: portA)

@@ -256,7 +256,7 @@ final class SyncNode {
         let start = Date().addingTimeInterval(-201 * 86_400)
         let t0 = Self.instant(0, from: start), t1 = Self.instant(86_400, from: start), later = Self.instant(200 * 86_400, from: start)
         // The hub keeps its port across its restart 200 days on.
-        let port = try #require(SyncRandomProcessTests.freePort())
+        let port = try #require(LoopbackPort.one())
         #expect(office.sh("$S init --child Mina --template morning", now: t0).status == 0)
         try hub.start(port: port, now: t0)
         let (url, fingerprint) = try #require(hub.address(), "hub log: \(hub.log)")

@@ -12,21 +12,6 @@ import Testing
     static let seed: UInt64 = ProcessInfo.processInfo.environment["STEPPIE_SYNC_SEED"].flatMap { UInt64($0) } ?? 20_261_203
     static let operations = ProcessInfo.processInfo.environment["STEPPIE_SYNC_OPERATIONS"].flatMap { Int($0) } ?? 1_000
 
-    /// A free loopback port (the hub keeps the same one across its restarts).
-    static func freePort() -> UInt16? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        return bound ? UInt16(bigEndian: addr.sin_port) : nil
-    }
-
     @Test(arguments: HubKind.available)
     func aHubAndThreeDevicesConvergeUnderAThousandRandomOperations(_ kind: HubKind) throws {
         var rng = SeededRandom(seed: Self.seed)
@@ -38,7 +23,7 @@ import Testing
         defer { hub.stop(); devices.forEach { $0.stop() } }
         var skews = [Double](repeating: 0, count: nodes.count)
         func now(_ i: Int) -> String { SyncProcessTests.instant(skews[i]) }
-        let port = try #require(Self.freePort())
+        let port = try #require(LoopbackPort.one())
         #expect(office.sh("$S init --child Mina --template morning").status == 0)
         #expect(office.sh("$S children add Joon --template school").status == 0)
         try hub.start(port: port)

@@ -1,6 +1,7 @@
 import Foundation
 import SteppieCore
 @testable import SteppieService
+import SteppieTestSupport
 import Synchronization
 import Testing
 
@@ -8,41 +9,6 @@ import Testing
 /// a request that reaches the socket the moment it listens is answered, never 421 for a correct
 /// `Host`. In process, so a client can knock in the very instant the socket starts listening.
 @Suite(.serialized) struct HostAllowListTests {
-    /// A free loopback port below the kernel's ephemeral range (bound and given back; the server
-    /// binds it again at once). Below the range on purpose: the client knocks in a tight loop
-    /// while nothing listens yet, and a connect to an unlistened port inside the ephemeral range
-    /// can be given that very port as its source and connect to itself (TCP simultaneous open),
-    /// which holds the port and makes the server's bind fail with EADDRINUSE (seen in CI, errno
-    /// 98). Ports the kernel hands out for `port: 0` binds and outgoing connects are never below
-    /// the range, so nothing else in the process takes the port between check and bind either.
-    static func freePort() -> UInt16? {
-        let low = ephemeralLow()
-        guard low > 10_001 else { return nil }
-        for _ in 0..<200 {
-            let port = UInt16(Int.random(in: 10_000..<low))
-            if canBind(port) { return port }
-        }
-        return nil
-    }
-
-    /// The first port of `net.ipv4.ip_local_port_range` (32768 when it cannot be read).
-    static func ephemeralLow() -> Int {
-        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
-        return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32_768
-    }
-
-    static func canBind(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 } }
-    }
-
     static func server(port: UInt16) -> PageServer {
         let board = StateBoard(clock: ManualWallClock(Date(timeIntervalSince1970: 1_800_000_000)))
         return PageServer.kiosk(address: "127.0.0.1", port: port, webDirectory: URL(fileURLWithPath: "/nonexistent"), photosDirectory: nil,
@@ -59,7 +25,7 @@ import Testing
         var done = 0
         while done < rounds {
             done += 1
-            let port = try #require(Self.freePort())
+            let port = try #require(LoopbackPort.one())
             let knock = Knock()
             // The client knocks in a tight loop and sends the moment the socket accepts: the
             // connection is queued as soon as the server listens, before `start` returns.
