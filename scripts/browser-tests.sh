@@ -57,12 +57,15 @@ echo "== browser tests, first half (exit $status_a)"; cat "$logs/a"
 echo "== browser tests, second half (exit $status_b)"; cat "$logs/b"
 # A half whose PulseAudio server died under it (with-pulse.sh's 75, the server's log above) runs
 # once more, alone, as scripts/test.sh does for its phases.
-if [ "$status_a" -eq 75 ]; then
-    echo "browser-tests: the first half's PulseAudio server died; running that half once more" >&2
-    status_a=0; scripts/with-pulse.sh "$VENV/bin/python" -m pytest "${shard_a[@]}" "${pytest_args[@]}" || status_a=$?
-fi
-if [ "$status_b" -eq 75 ]; then
-    echo "browser-tests: the second half's PulseAudio server died; running that half once more" >&2
-    status_b=0; scripts/with-pulse.sh "$VENV/bin/python" -m pytest "${shard_b[@]}" "${pytest_args[@]}" || status_b=$?
-fi
+again() {  # again NAME STATUS FILES...: the half's status, after its second run when it was 75
+    local name=$1 status=$2
+    shift 2
+    if [ "$status" -eq 75 ]; then
+        echo "browser-tests: the $name half's PulseAudio server died; running that half once more" >&2
+        status=0; scripts/with-pulse.sh "$VENV/bin/python" -m pytest "$@" "${pytest_args[@]}" || status=$?
+    fi
+    return "$status"
+}
+again first "$status_a" "${shard_a[@]}" && status_a=0 || status_a=$?
+again second "$status_b" "${shard_b[@]}" && status_b=0 || status_b=$?
 [ "$status_a" -eq 0 ] && [ "$status_b" -eq 0 ]
