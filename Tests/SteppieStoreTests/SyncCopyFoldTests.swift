@@ -155,6 +155,25 @@ import Testing
         #expect(try folded.store.syncState()?.copyAfter == nil)
         try folded.store.db.execute("DROP TRIGGER temp.refuse_one_day")
         #expect(try folded.store.integrityProblems().isEmpty)
+
+        // The same copy taken as one file (as the household hub gives it) ends the same way.
+        let filed = try StoreFixture()
+        try filed.store.db.execute("""
+            CREATE TEMP TRIGGER refuse_one_day BEFORE INSERT ON main.daily_logs
+            WHEN NEW.routine_id = '\(routine)' AND NEW.date = '\(date)'
+            BEGIN SELECT RAISE(ABORT, 'the test refuses this day'); END
+            """)
+        try rig.join(filed, children: children.map(\.lowercased))
+        rig.pullLimit = SyncProtocol.maxBatchEntries
+        try rig.sync(3, copyAsFile: true)
+        #expect(rig.lastCopyFile != nil)
+        let fromFile = try Self.tables(filed)
+        for table in got.keys.sorted() {
+            #expect(fromFile[table] == got[table], "\(table) from a file")
+        }
+        #expect(try filed.rawConnection().query("SELECT record FROM sync_conflicts", []) { $0.text(0) } == [routine])
+        #expect(try SyncRig.state(filed.store) == SyncRig.state(rig.hub.store))
+        #expect(try filed.store.syncState()?.copyAfter == nil)
     }
 
     /// The contract's tables as rows of text, leaving out what is made per device (ids of logs
