@@ -49,6 +49,7 @@ extension StoreError: CatalogDescribable {
         case .restoreWhileJoined: return CatalogMessage("sync.error.restoreWhileJoined")
         case .syncHubAhead(let ms): return CatalogMessage("sync.error.hubAhead", ["minutes": .text(String(ms / 60_000))])
         case .syncCopyFileRefused(let reason): return CatalogMessage("sync.error.copyFileRefused", ["reason": .detail(reason)])
+        case .syncCopyFileBusy: return CatalogMessage("sync.error.copyFileBusy")
         }
     }
 

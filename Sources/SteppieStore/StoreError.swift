@@ -54,6 +54,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// children or cursor than its reply said, a value a table refuses). Nothing was applied; the
     /// copy is asked for again.
     case syncCopyFileRefused(reason: String)
+    /// Another Steppie process of this device (the service, or a `sync now`) is fetching the same
+    /// copy file now: this one leaves it alone (two writers would spoil it) and asks again later.
+    case syncCopyFileBusy
 }
 
 /// Something the store did that a front end should tell the user, without failing.

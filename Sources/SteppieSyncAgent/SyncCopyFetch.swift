@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SteppieFiles
 import SteppieSecurity
 import SteppieStore
@@ -13,20 +14,45 @@ package enum SyncCopyFetch {
     /// Where the file named `name` is fetched to for the database at `databasePath`.
     package static func path(databasePath: String, name: String) -> String { databasePath + ".copy-" + name }
 
-    /// Fetches the file (going on from what is here already) and returns its path; nil when the
+    /// A fetched copy file, locked against this device's other Steppie processes until `release`
+    /// (after it was applied and deleted).
+    package final class Fetched {
+        package let path: String
+        private let handle: FileHandle
+
+        init(path: String, handle: FileHandle) {
+            self.path = path
+            self.handle = handle
+        }
+
+        /// Gives up the lock (closing the file).
+        package func release() { try? handle.close() }
+
+        deinit { release() }
+    }
+
+    /// Fetches the file (going on from what is here already) and returns it, locked; nil when the
     /// hub no longer has it for this device (the copy is then asked for again). Bytes that do not
-    /// hash to the reply's SHA-256 are thrown away and `badResponse` is thrown.
-    static func fetch(_ file: CopyFile, databasePath: String, client: SyncHubClient) throws -> String? {
+    /// hash to the reply's SHA-256 are thrown away and `badResponse` is thrown. While one process
+    /// of the device (the service, a `sync now`, the guardian page) fetches and applies a file, it
+    /// holds an exclusive `flock` on it: another finds it held and throws `syncCopyFileBusy`
+    /// instead of writing into it too (two writers appending to one file spoiled it for both).
+    package static func fetch(_ file: CopyFile, databasePath: String, client: SyncHubClient) throws -> Fetched? {
         guard CopyFile.isName(file.name), SyncBlob.isHash(file.sha256) else {
             throw SyncTransportError.badResponse(reason: "a copy file's name or hash cannot be read")
         }
         let path = path(databasePath: databasePath, name: file.name)
-        Store.removeCopyFiles(databasePath: databasePath, keeping: path)
         _ = try OwnerOnly.createFileIfMissing(path)
         guard let handle = FileHandle(forUpdatingAtPath: path) else {
             throw StoreError.fileSystem(path: path, reason: "cannot be opened for writing")
         }
-        defer { try? handle.close() }
+        guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0, sameFile(handle.fileDescriptor, path) else {
+            // Held by another process, or it took the file and removed it since we opened it.
+            try? handle.close()
+            throw StoreError.syncCopyFileBusy
+        }
+        let fetched = Fetched(path: path, handle: handle)
+        Store.removeCopyFiles(databasePath: databasePath, keeping: path)
         var offset = try handle.seekToEnd()
         if offset > file.bytes {
             try handle.truncate(atOffset: 0)
@@ -49,6 +75,13 @@ package enum SyncCopyFetch {
             try? FileManager.default.removeItem(atPath: path)
             throw SyncTransportError.badResponse(reason: "the copy file does not hash to what the hub said")
         }
-        return path
+        return fetched
+    }
+
+    /// Whether `path` still names the open file `fd` (not removed or replaced since it was opened).
+    package static func sameFile(_ fd: Int32, _ path: String) -> Bool {
+        var opened = stat(), named = stat()
+        guard fstat(fd, &opened) == 0, stat(path, &named) == 0 else { return false }
+        return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 }

@@ -148,7 +148,7 @@ package final class SyncCopyFiles: Sendable {
     }
 
     /// The file's length and SHA-256, read in 1 MiB pieces.
-    static func measure(_ path: String) -> (UInt64, String)? {
+    package static func measure(_ path: String) -> (UInt64, String)? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hash = SHA256()

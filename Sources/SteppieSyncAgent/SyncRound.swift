@@ -74,7 +74,9 @@ package enum SyncRound {
                 // A fresh copy as one file: its name and cursor kept first, so a device stopped
                 // while fetching asks for the same file and goes on from the bytes it has.
                 try store.syncPulled(reply, physical: milliseconds(clock))
-                if let path = try SyncCopyFetch.fetch(file, databasePath: store.path, client: client) {
+                if let fetched = try SyncCopyFetch.fetch(file, databasePath: store.path, client: client) {
+                    defer { fetched.release() }
+                    let path = fetched.path
                     let applied: Store.SyncApplied
                     do {
                         applied = try store.syncApplyCopyFile(at: path, reply: reply, physical: milliseconds(clock))

@@ -1,6 +1,9 @@
 import Foundation
+import Glibc
 import SteppieHTTP
+import SteppieStore
 import SteppieSync
+import SteppieSyncAgent
 import SteppieSyncHTTP
 import Testing
 
@@ -40,6 +43,45 @@ import Testing
         // From the middle, as a device killed part of the way goes on; at the end, nothing.
         #expect(try client.copyChunk(Copies.name, offset: 5_000_000).map { Array($0.prefix(64)) } == Array(Copies.bytes[5_000_000..<5_000_064]))
         #expect(try client.copyChunk(Copies.name, offset: UInt64(Copies.bytes.count)) == [])
+    }
+
+    /// Two Steppie processes of one device (the service and a `sync now`) fetching the same copy
+    /// file: the one that finds it held leaves it alone (two writers appending to one file spoiled
+    /// it for both), and the holder goes on from the bytes already there.
+    @Test func aCopyFileAnotherProcessHoldsIsLeftAlone() throws {
+        let f = try Self.fixture()
+        let client = f.client(credential: "mine")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("copy-lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("steppie.sqlite").path
+        let whole = folder.appendingPathComponent("whole").path
+        #expect(FileManager.default.createFile(atPath: whole, contents: Data(Copies.bytes)))
+        let (bytes, sha) = try #require(SyncCopyFiles.measure(whole))
+        let file = CopyFile(name: Copies.name, bytes: bytes, sha256: sha)
+        let path = SyncCopyFetch.path(databasePath: database, name: Copies.name)
+        // Another process fetched a part and holds the file (flock is per open file, so this open
+        // stands for another process).
+        let part = Array(Copies.bytes.prefix(1_000_000))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(part)))
+        let other = open(path, O_RDWR)
+        #expect(other >= 0 && flock(other, LOCK_EX) == 0)
+        #expect(throws: StoreError.syncCopyFileBusy) { _ = try SyncCopyFetch.fetch(file, databasePath: database, client: client) }
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == part)
+        close(other)
+
+        // Free again: fetched on from the part, whole, and held while it is applied.
+        let fetched = try #require(try SyncCopyFetch.fetch(file, databasePath: database, client: client))
+        #expect(fetched.path == path)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Copies.bytes)
+        #expect(throws: StoreError.syncCopyFileBusy) { _ = try SyncCopyFetch.fetch(file, databasePath: database, client: client) }
+        // A process that opened the file before its holder took it and removed it finds it gone.
+        let stale = open(path, O_RDWR)
+        #expect(stale >= 0)
+        try FileManager.default.removeItem(atPath: path)
+        fetched.release()
+        #expect(flock(stale, LOCK_EX | LOCK_NB) == 0 && !SyncCopyFetch.sameFile(stale, path))
+        close(stale)
     }
 
     @Test func whatMayNotHaveAFileIsRefused() throws {
