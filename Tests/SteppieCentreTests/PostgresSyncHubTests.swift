@@ -154,9 +154,6 @@ extension CentreTests {
             #expect(try f.state().count == later.entries.count)
         }
 
-        /// The feed read in one statement (`CentreStore.feedRead`) gives a long feed in pages of
-        /// the limit, in position order, each entry once (a fraction's too), never the device's own, `more` on every
-        /// page but the last, and the device's stored cursor where its last page ended.
         /// A content request names no device, only its credential: the device's row is found by
         /// the hash's index, among many, and an unknown credential finds none.
         @Test func aContentRequestFindsItsDeviceByTheCredentialsIndex() throws {
@@ -180,6 +177,9 @@ extension CentreTests {
             #expect(plan.contains("devices_by_credential"), "\(plan)")
         }
 
+        /// The feed read in one statement (`CentreStore.feedRead`) gives a long feed in pages of
+        /// the limit, in position order, each entry once (a fraction's too), never the device's own, `more` on every
+        /// page but the last, and the device's stored cursor where its last page ended.
         @Test func aLongFeedIsReadInPagesEachEntryOnceInOrder() throws {
             let f = try CentreFixture()
             defer { f.database.drop() }
