@@ -141,12 +141,12 @@ package struct SyncJSONParser {
         let start = at
         let negative = bytes[at] == UInt8(ascii: "-")
         if negative { at += 1 }
-        guard at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) else { return nil }
+        guard at < bytes.count, Self.isDigit(bytes[at]) else { return nil }
         if bytes[at] == UInt8(ascii: "0") {
             at += 1
             if negative { return nil }
         } else {
-            while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) { at += 1 }
+            while at < bytes.count, Self.isDigit(bytes[at]) { at += 1 }
         }
         if at < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[at]) { return nil }
         let digits = at - start

@@ -120,13 +120,18 @@ import Testing
         // The day refused: one with a log row, of the first child's routines.
         let refused = try #require(logs.first { $0.split(separator: "|").count > 2 }).split(separator: "|").map(String.init)
         let (date, routine) = (refused[0], refused[1])
+        // A new device whose connection refuses that day's log row (a TEMP trigger is its own).
+        func refusingTheDay() throws -> StoreFixture {
+            let f = try StoreFixture()
+            try f.store.db.execute("""
+                CREATE TEMP TRIGGER refuse_one_day BEFORE INSERT ON main.daily_logs
+                WHEN NEW.routine_id = '\(routine)' AND NEW.date = '\(date)'
+                BEGIN SELECT RAISE(ABORT, 'the test refuses this day'); END
+                """)
+            return f
+        }
 
-        let folded = try StoreFixture()
-        try folded.store.db.execute("""
-            CREATE TEMP TRIGGER refuse_one_day BEFORE INSERT ON main.daily_logs
-            WHEN NEW.routine_id = '\(routine)' AND NEW.date = '\(date)'
-            BEGIN SELECT RAISE(ABORT, 'the test refuses this day'); END
-            """)
+        let folded = try refusingTheDay()
         try rig.join(folded, children: children.map(\.lowercased))
         rig.pullLimit = 9
         try rig.sync(2)
@@ -157,12 +162,7 @@ import Testing
         #expect(try folded.store.integrityProblems().isEmpty)
 
         // The same copy taken as one file (as the household hub gives it) ends the same way.
-        let filed = try StoreFixture()
-        try filed.store.db.execute("""
-            CREATE TEMP TRIGGER refuse_one_day BEFORE INSERT ON main.daily_logs
-            WHEN NEW.routine_id = '\(routine)' AND NEW.date = '\(date)'
-            BEGIN SELECT RAISE(ABORT, 'the test refuses this day'); END
-            """)
+        let filed = try refusingTheDay()
         try rig.join(filed, children: children.map(\.lowercased))
         rig.pullLimit = SyncProtocol.maxBatchEntries
         try rig.sync(3, copyAsFile: true)
