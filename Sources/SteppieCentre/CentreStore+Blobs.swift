@@ -30,18 +30,21 @@ extension CentreStore {
         return try pool.withConnection { c in try c.queryFirst("SELECT 1 FROM blobs WHERE sha256 = $1", [.text(sha256)], { _ in true }) ?? false }
     }
 
+    /// The bytes named `$2` when a register or an event of one of the children `$1` (`text[]`)
+    /// names them, the children's rows found by their indexes.
+    package static let blobOfChildren = """
+        SELECT bytes FROM blobs WHERE sha256 = $2 AND (
+            EXISTS (SELECT 1 FROM registers WHERE child = ANY ($1::text[])
+                    AND field IN ('icon', 'picture', 'sha256') AND strpos(value::text, $2) > 0)
+            OR EXISTS (SELECT 1 FROM events WHERE child = ANY ($1::text[]) AND strpos(shown_icon::text, $2) > 0))
+        """
+
     /// The bytes named `sha256` when a register or an event of one of `children` names them
     /// (`Store.syncHubBlobNamed`); nil otherwise.
     package func blob(_ sha256: String, children: Set<String>) throws -> [UInt8]? {
         guard SyncBlob.isHash(sha256), !children.isEmpty else { return nil }
         return try pool.withConnection { c in
-            try c.queryFirst("""
-                SELECT bytes FROM blobs WHERE sha256 = $2 AND (
-                    EXISTS (SELECT 1 FROM registers WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
-                            AND field IN ('icon', 'picture', 'sha256') AND strpos(value::text, $2) > 0)
-                    OR EXISTS (SELECT 1 FROM events WHERE child IN (SELECT jsonb_array_elements_text($1::jsonb))
-                               AND strpos(shown_icon::text, $2) > 0))
-                """, [Self.list(children), .text(sha256)]) { try $0.bytes(0) }
+            try c.queryFirst(Self.blobOfChildren, [.textArray(children.sorted()), .text(sha256)]) { try $0.bytes(0) }
         }
     }
 

@@ -137,7 +137,7 @@ package struct CentreStore: Sendable {
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// A list of ids as a `jsonb` array parameter (`child IN (SELECT jsonb_array_elements_text($n::jsonb))`).
+    /// A list of ids as a `jsonb` array parameter (the `children` columns of devices and invites).
     static func list(_ items: some Sequence<String>) -> PostgresValue {
         .text(SyncJSON.text(.array(items.sorted().map(SyncValue.string))))
     }

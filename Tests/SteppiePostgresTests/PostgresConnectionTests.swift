@@ -55,6 +55,30 @@ extension PostgresTests {
             }
         }
 
+        /// A `text[]` parameter (`PostgresValue.textArray`) gives back each element as it was,
+        /// whatever it holds: array syntax, quotes, backslashes, the word NULL, nothing at all.
+        @Test func aTextArrayKeepsEveryElementAsItWas() throws {
+            let db = try PostgresTestDatabase()
+            defer { db.drop() }
+            let c = try db.connect()
+            var random = SystemRandomNumberGenerator()
+            let alphabet = Array(#"{}",\ "NULLab 서🌟'()[]"#)
+            let lists: [[String]] = [
+                [], [""], ["NULL"], ["null", "NULL "], [#"a"b"#, #"c\d"#, #"\""#, "{x,y}", " padded ", "a,b", Self.hostile, "서준 🌟", "\t\n"],
+            ] + (0..<40).map { _ in
+                (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                    String((0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+                }
+            }
+            for list in lists {
+                let back = try c.query("SELECT e FROM unnest($1::text[]) WITH ORDINALITY AS t(e, n) ORDER BY n", [.textArray(list)]) {
+                    try $0.optionalText(0)
+                }
+                #expect(back == list.map { Optional($0) }, "\(list)")
+                #expect(try c.queryFirst("SELECT cardinality($1::text[])", [.textArray(list)]) { try $0.int(0) } == Int64(list.count))
+            }
+        }
+
         @Test func aUniqueViolationIsTypedWithItsSQLState() throws {
             let db = try PostgresTestDatabase()
             defer { db.drop() }

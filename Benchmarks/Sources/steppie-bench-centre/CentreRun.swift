@@ -11,6 +11,8 @@ struct CentreRun {
         var hubs = 0
         var joinEntries = 0
         var joinSeconds = 0.0
+        /// From the grants to every device's first copy whole (each device's four children).
+        var copySeconds = 0.0
         var applied = 0
         var seconds = 0.0
         var offered = 0.0
@@ -96,10 +98,12 @@ struct CentreRun {
             (d.id.text, (d.own + simulated[(d.index + 1) % devices].own).map(\.id))
         })
         progress("\(database): first copies")
+        let copyStart = now()
         for device in simulated { fleet.enqueue(.run { fleet.pull(device) }) }
         guard waitUntil(timeout: 180, { fleet.copied.with { $0.count } == devices }) else {
             throw BenchError("\(fleet.copied.with { $0.count }) of \(devices) devices copied: \(fleet.failures.with { $0 })")
         }
+        result.copySeconds = Double(now() - copyStart) / 1e9
 
         // The morning.
         result.setupFailures = fleet.failures.with { $0 }

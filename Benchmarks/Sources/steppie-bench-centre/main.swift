@@ -43,11 +43,11 @@ func hubCeiling(_ r: CentreRun.Result) -> Double {
 func line(_ r: CentreRun.Result) -> String {
     let memory = r.memory.enumerated().map { String(format: "hub %d peak %.1f MiB (now %.1f)", $0.offset + 1, Double($0.element.peak) / 1024,
                                                     Double($0.element.now) / 1024) }.joined(separator: ", ")
-    return String(format: "%d hub%@: joins %d entries in %.1f s (%.0f/s); morning %d entries applied in %.1f s (%.0f/s, offered %.0f/s); "
+    return String(format: "%d hub%@: joins %d entries in %.1f s (%.0f/s); first copies of every device in %.2f s; morning %d entries applied in %.1f s (%.0f/s, offered %.0f/s); "
                   + "push p50 %.1f ms p99 %.1f ms (n=%d); propagation p50 %.1f ms p99 %.1f ms (%d of %d presses and undos); %@; "
                   + "PostgreSQL sessions at the peak %d; failures in the morning %@ (in the set-up before it %@); "
                   + "CPU in the morning %.2f s: hub %.2f, PostgreSQL %.2f, simulated devices %.2f (%.2f / %.2f / %.2f ms a push)",
-                  r.hubs, r.hubs == 1 ? "" : "s", r.joinEntries, r.joinSeconds, r.joinPerSecond, r.applied, r.seconds, r.appliedPerSecond, r.offered,
+                  r.hubs, r.hubs == 1 ? "" : "s", r.joinEntries, r.joinSeconds, r.joinPerSecond, r.copySeconds, r.applied, r.seconds, r.appliedPerSecond, r.offered,
                   percentile(r.push, 0.5), percentile(r.push, 0.99), r.push.count, percentile(r.propagation, 0.5), percentile(r.propagation, 0.99),
                   r.propagation.count, r.events, memory, r.connections, r.failures.isEmpty ? "none" : "\(r.failures)",
                   r.setupFailures.isEmpty ? "none" : "\(r.setupFailures)",
@@ -106,6 +106,8 @@ do {
                              median: BenchRow.ms(percentile(r.push, 0.5)), p99: BenchRow.ms(percentile(r.push, 0.99))))
         rows.append(BenchRow(area: "centre", figure: "a press pushed on one device → another device's held pull returns it, \(label) (\(r.propagation.count) of \(r.events))",
                              median: BenchRow.ms(percentile(r.propagation, 0.5)), p99: BenchRow.ms(percentile(r.propagation, 0.99)), target: "≤ 2 s p99"))
+        rows.append(BenchRow(area: "centre", figure: "\(deviceCount) devices each granted a second device's children at once → every device's fresh copy whole, \(label)",
+                             median: String(format: "%.2f s", r.copySeconds)))
         let peaks = r.memory.map { String(format: "%.1f MiB", Double($0.peak) / 1024) }.joined(separator: " + ")
         rows.append(BenchRow(area: "centre", figure: "hub RSS peak (VmHWM), \(label); PostgreSQL sessions at the peak: \(r.connections)", median: peaks))
     }

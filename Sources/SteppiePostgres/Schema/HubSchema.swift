@@ -2,7 +2,7 @@
 /// migrations are never edited; a change is a new one appended here.
 package enum HubSchema {
     package static let migrations: [PostgresMigration] = [
-        v1Sync, v2BlobsIdentity, v3Staff, v4StaffSessions, v5FeedByChild, v6DevicesByCredential,
+        v1Sync, v2BlobsIdentity, v3Staff, v4StaffSessions, v5FeedByChild, v6DevicesByCredential, v7EventsByChildDay,
     ]
 
     package static var migrator: PostgresMigrator { PostgresMigrator(migrations) }

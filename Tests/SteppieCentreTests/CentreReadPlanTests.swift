@@ -1,0 +1,69 @@
+import Foundation
+import SteppieCentre
+import SteppiePostgres
+import SteppieSync
+import Testing
+
+extension CentreTests {
+    /// Reads that name a few children among a centre's many: a device's copy, the staff pages'
+    /// today and month, a photo's check.
+    @Suite struct CentreReadPlanTests {
+        /// With 400 other children's 19,600 registers and 40,000 events in the tables and their
+        /// statistics taken, the planner reads one child's rows through `registers_by_child` and
+        /// `events_by_child_day`, never by reading every register or event of the centre (a
+        /// `jsonb` list unnested in a subquery was met with a sequential scan of the whole table:
+        /// 40 ms a copy page with 98,000 registers, 69 ms for a group's today with 480,000
+        /// events); and what those reads return is that child's alone.
+        @Test func aFewChildrensRowsAreReadByTheirIndexesAmongManyChildren() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try PostgresSyncHubTests.twoDevices(f)
+            let today = "2026-12-03", yesterday = "2026-12-02"
+            _ = try f.push(home, [home.press(child: child, routine: "wash", now: f.now, date: today),
+                                  home.press(child: child, routine: "teeth", now: f.now, date: today),
+                                  home.press(child: child, routine: "wash", now: f.now, date: yesterday)])
+            try f.pool.withConnection { c in
+                let stamp = try #require(try c.queryFirst("SELECT stamp FROM registers LIMIT 1") { try $0.text(0) })
+                try c.run("""
+                    INSERT INTO registers (entity, record, field, child, value, stamp)
+                    SELECT 'routine', 'bulk-' || c || '-' || k, f, 'bulk-' || c, '"x"', $1
+                    FROM generate_series(1, 400) c, generate_series(1, 7) k,
+                         unnest(ARRAY['set', 'title', 'icon', 'color', 'time', 'active', 'createdAt']) f
+                    """, [.text(stamp)])
+                try c.run("""
+                    INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp)
+                    SELECT 'bulk-' || c || '-' || d, 'bulk-' || c, 'bulk-' || c || '-1', 'set', to_char(date '2026-09-01' + d, 'YYYY-MM-DD'),
+                           'press', to_char(date '2026-09-01' + d, 'YYYY-MM-DD') || 'T08:00:00+09:00', $1
+                    FROM generate_series(1, 400) c, generate_series(1, 100) d
+                    """, [.text(stamp)])
+                try c.run("ANALYZE registers")
+                try c.run("ANALYZE events")
+            }
+
+            let children = PostgresValue.textArray([child])
+            let reads: [(name: String, sql: String, parameters: [PostgresValue], index: String)] = [
+                ("a copy's registers", CentreStore.copyRegisters, [children, .text(""), .int(500)], "registers_by_child"),
+                ("a copy's events", CentreStore.copyEvents, [children, .text(""), .int(500)], "events_by_child_day"),
+                ("the staff pages' registers", CentreStore.replicaRegisters, [children], "registers_by_child"),
+                ("a group's today", CentreStore.replicaEvents, [children, .text(today), .text(today)], "events_by_child_day"),
+                ("a child's month", CentreStore.replicaEvents, [children, .text("2026-12-01"), .text("2026-12-31")], "events_by_child_day"),
+                ("a photo's check", CentreStore.blobOfChildren, [children, .text(String(repeating: "a", count: 64))], "registers_by_child"),
+            ]
+            for read in reads {
+                let plan = try f.pool.withConnection { c in
+                    try c.query("EXPLAIN " + read.sql, read.parameters) { try $0.text(0) }.joined(separator: "\n")
+                }
+                #expect(!plan.contains("Seq Scan on registers") && !plan.contains("Seq Scan on events"), "\(read.name):\n\(plan)")
+                #expect(plan.contains(read.index), "\(read.name):\n\(plan)")
+            }
+
+            // The school's fresh copy: the child's name and its three presses, nothing of the others.
+            let copy = try f.pullAll(&school)
+            #expect(copy.count == 4 && copy.allSatisfy { $0.child == child }, "\(copy)")
+            let replica = try f.store.replica(children: [child], dates: today...today)
+            #expect(replica.events.count == 2 && replica.events.values.allSatisfy { $0.child == child && $0.date == today })
+            #expect(try f.store.replica(children: [child]).events.count == 3)
+            #expect(try f.store.replica(children: ["bulk-7"], dates: "2026-09-02"..."2026-09-11").events.count == 10)
+        }
+    }
+}
