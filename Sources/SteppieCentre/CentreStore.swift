@@ -276,6 +276,14 @@ enum Statements {
         SELECT k->>0, k->>1, o.child FROM jsonb_array_elements($1::jsonb) AS k
         CROSS JOIN LATERAL (SELECT child FROM registers WHERE entity = k->>0 AND record = k->>1 LIMIT 1) AS o
         """)
+    /// A shown (not archived) child's name, as its register keeps it; no row otherwise.
+    static let shownChildName = PostgresStatement("centre_shown_child_name", """
+        SELECT n.value::text FROM registers n
+        WHERE n.entity = 'child' AND n.record = $1 AND n.field = 'name' AND NOT EXISTS (
+            SELECT 1 FROM registers a WHERE a.entity = 'child' AND a.record = n.record AND a.field = 'archived' AND a.value = 'true'::jsonb)
+        """)
+    /// Whether another shown child has a name of that key (`CentreStore.childNameTaken`).
+    static let childNameTaken = PostgresStatement("centre_child_name_taken", CentreStore.childNameTaken)
     /// When the oldest entry the feed keeps was taken (`feed_by_time`'s first key), NULL when empty.
     static let oldestTaken = PostgresStatement("centre_oldest_taken", "SELECT MIN(taken_at) FROM feed")
     static let position = PostgresStatement("centre_position", "SELECT COALESCE(MAX(position), 0) FROM feed")

@@ -8,9 +8,10 @@ extension CentreTests {
     /// Reads that name a few children among a centre's many: a device's copy, the staff pages'
     /// today and month, a photo's check.
     @Suite struct CentreReadPlanTests {
-        /// With 400 other children's 19,600 registers and 40,000 events in the tables and their
+        /// With 400 other children's 20,000 registers and 40,000 events in the tables and their
         /// statistics taken, the planner reads one child's rows through `registers_by_child` and
-        /// `events_by_child_day`, never by reading every register or event of the centre (a
+        /// `events_by_child_day`, and a name through `registers_child_names`, never by reading
+        /// every register or event of the centre (a
         /// `jsonb` list unnested in a subquery was met with a sequential scan of the whole table:
         /// 40 ms a copy page with 98,000 registers, 69 ms for a group's today with 480,000
         /// events); and what those reads return is that child's alone.
@@ -36,6 +37,10 @@ extension CentreTests {
                            'press', to_char(date '2026-09-01' + d, 'YYYY-MM-DD') || 'T08:00:00+09:00', $1
                     FROM generate_series(1, 400) c, generate_series(1, 100) d
                     """, [.text(stamp)])
+                try c.run("""
+                    INSERT INTO registers (entity, record, field, child, value, stamp)
+                    SELECT 'child', 'bulk-' || c, 'name', 'bulk-' || c, to_jsonb('Child ' || c), $1 FROM generate_series(1, 400) c
+                    """, [.text(stamp)])
                 try c.run("ANALYZE registers")
                 try c.run("ANALYZE events")
             }
@@ -48,6 +53,7 @@ extension CentreTests {
                 ("a group's today", CentreStore.replicaEvents, [children, .text(today), .text(today)], "events_by_child_day"),
                 ("a child's month", CentreStore.replicaEvents, [children, .text("2026-12-01"), .text("2026-12-31")], "events_by_child_day"),
                 ("a photo's check", CentreStore.blobOfChildren, [children, .text(String(repeating: "a", count: 64))], "registers_by_child"),
+                ("a child's name looked up", CentreStore.childNameTaken, [.text("child 7"), .text(child)], "registers_child_names"),
             ]
             for read in reads {
                 let plan = try f.pool.withConnection { c in
