@@ -14,15 +14,17 @@ extension CentreStore {
     /// (`PostgresSyncHub.pull`). One round trip, outside a transaction block.
     package func admitPull(_ request: PullRequest, credentialHash: String, now: Int64) throws -> Result<Admitted, SyncRefusal> {
         if let refusal = Self.versionRefusal(request.protocolVersion) { return .failure(refusal) }
-        let steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
+        let steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false,
+                                    cursor: request.cursor)
         return try pool.withConnection { c in
             try Self.admitted(try c.pipeline(steps), at: steps.count - 1, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
         }
     }
 
     /// A pull answered from the feed as `pull` answers it, in one statement (`Statements.feedRead`:
-    /// one snapshot, so no forget can pass between the head and the entries) and the cursor's write
-    /// when it moved: a held pull woken by a press was three round trips and eight statements.
+    /// one snapshot, so no forget can pass between the head and the entries; the cursor the pull
+    /// comes with written there): a held pull woken by a press was three round trips and eight
+    /// statements, then two.
     /// Nil when `pull`'s transaction must decide: a copy under way, due or owed (`copyStep` other
     /// than the feed), a clock it refuses, a device not admitted (its refusal is given there).
     func feedRead(_ request: PullRequest, credentialHash: String, now: Int64, limit: Int) throws -> PullReply? {
@@ -52,10 +54,8 @@ extension CentreStore {
             guard entries.count == Int(row.count) else {
                 throw PostgresError.unexpectedValue(column: 7, expected: "\(row.count) feed entries", statement: "feed")
             }
+            // The device's next request writes it (`pullContact`).
             let cursor = entries.count == limit ? UInt64(clamping: row.last ?? 0) : max(row.position, request.cursor)
-            if cursor != request.cursor {
-                try c.run(Statements.cursor, [.integer(Int64(clamping: cursor)), .text(request.device.text)])
-            }
             return PullReply(entries: entries, cursor: cursor, more: cursor < row.position, freshCopy: false, children: children, hubTime: now)
         }
     }
@@ -96,7 +96,8 @@ extension CentreStore {
 
     /// `pull`'s transaction: the device admitted with the feed's head, then the copy's step.
     private func decide(_ request: PullRequest, credentialHash: String, now: Int64, limit: Int) throws -> PullDecision {
-        var steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false)
+        var steps = Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: false,
+                                    cursor: request.cursor)
         let admitAt = steps.count - 1
         steps.append(PostgresConnection.Step(Statements.head))
         return try pool.withConnection { c in

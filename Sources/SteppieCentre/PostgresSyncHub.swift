@@ -110,7 +110,7 @@ package final class PostgresSyncHub: SyncHubHandling {
 
     /// True while the listener holds its connection with `LISTEN` in effect.
     package var isListening: Bool { listening.load(ordering: .sequentiallyConsistent) }
-    /// The notifications the listener has received.
+    /// The notifications the listener has received and acted on (their wake-ups on the board).
     package var nudgesReceived: Int { nudges.load(ordering: .sequentiallyConsistent) }
     /// The feed reads pulls have made (a held pull's first and each after a wake-up or a poll).
     package var pullReads: Int { reads.load(ordering: .sequentiallyConsistent) }
@@ -138,7 +138,6 @@ package final class PostgresSyncHub: SyncHubHandling {
                 while !stopping.load(ordering: .sequentiallyConsistent) {
                     let arrived = try connection.notifications(waitingUpTo: 500)
                     if !arrived.isEmpty {
-                        nudges.add(arrived.count, ordering: .sequentiallyConsistent)
                         // A nudge without a payload (a grant, a removal, a group's change): everyone.
                         if arrived.contains(where: { $0.payload.isEmpty }) {
                             wake()
@@ -149,6 +148,10 @@ package final class PostgresSyncHub: SyncHubHandling {
                                 if sender != store.sender { wake(children: children, from: origin) }
                             }
                         }
+                        // Counted once acted on: whoever sees the count has the wake-ups on the
+                        // board (counted before, a test reading right after could begin its read
+                        // before the wake-up it had just seen counted, and then not be held quietly).
+                        nudges.add(arrived.count, ordering: .sequentiallyConsistent)
                     }
                 }
             } catch {
