@@ -191,7 +191,7 @@ enum Statements {
         """)
     /// How stale a device's contact time may be left (`contact`).
     static let contactResolutionMilliseconds: Int64 = 5_000
-    /// The condition under which a device's contact is written (`contact`, `feedRead`), with the
+    /// The condition under which a device's contact is written (`contact`, `pullContact`, `feedRead`), with the
     /// hub's time and the clock offset as the parameters named.
     static func contactMoved(now: String, offset: String) -> String {
         """
