@@ -26,6 +26,8 @@ struct CentreRun {
         var setupFailures: [String: Int] = [:]
         /// The CPU the morning took, by party.
         var cpu = CPUSplit()
+        /// Every round's rate (`rounds` mornings played one after another), the run's being their median.
+        var roundRates: [Double] = []
         var appliedPerSecond: Double { seconds > 0 ? Double(applied) / seconds : 0 }
         var joinPerSecond: Double { joinSeconds > 0 ? Double(joinEntries) / joinSeconds : 0 }
     }
@@ -34,6 +36,8 @@ struct CentreRun {
     let devices: Int
     let workers: Int
     let seconds: Double
+    /// Mornings played one after another on the same set-up.
+    var rounds = 1
 
     func run(database: String, hubCount: Int) throws -> Result {
         var result = Result()
@@ -105,12 +109,9 @@ struct CentreRun {
         }
         result.copySeconds = Double(now() - copyStart) / 1e9
 
-        // The morning.
+        // The morning, `rounds` times over (each a new morning of the same shape): the round of
+        // the median rate is the run's, the others' rates are listed beside it.
         result.setupFailures = fleet.failures.with { $0 }
-        let morning = Morning(devices: simulated, seconds: seconds, seed: 28)
-        result.events = morning.events
-        result.offered = Double(morning.items.count) / seconds
-        progress("\(database): the morning, \(morning.items.count) entries in \(Int(seconds)) s")
         let peakConnections = Locked(0), sampling = Locked(true)
         let sampler = Thread {
             while sampling.with({ $0 }) {
@@ -120,7 +121,42 @@ struct CentreRun {
             }
         }
         sampler.start()
-        let cpuStart = CPUSplit.mark(hubs: processes.map(\.pid))
+        defer { sampling.with { $0 = false } }
+        var played: [Result] = []
+        for round in 0..<rounds {
+            played.append(try play(Morning(devices: simulated, seconds: seconds, seed: 28 + UInt64(round)), database: database,
+                                   fleet: fleet, simulated: simulated, hubs: processes.map(\.pid)))
+        }
+        let chosen = played.sorted { $0.appliedPerSecond < $1.appliedPerSecond }[played.count / 2]
+        result.applied = chosen.applied
+        result.seconds = chosen.seconds
+        result.events = chosen.events
+        result.offered = chosen.offered
+        result.push = chosen.push
+        result.propagation = chosen.propagation
+        result.cpu = chosen.cpu
+        result.roundRates = played.map(\.appliedPerSecond)
+        result.memory = processes.map { memory(of: $0.pid) }
+        result.connections = peakConnections.with { $0 }
+        let before = result.setupFailures
+        result.failures = fleet.failures.with { all in
+            all.reduce(into: [:]) { morning, failure in
+                let count = failure.value - (before[failure.key] ?? 0)
+                if count > 0 { morning[failure.key] = count }
+            }
+        }
+        return result
+    }
+
+    /// One morning played: its entries made due at their times, every device pushing what it has
+    /// every 250 ms, until all are acknowledged and seen by their second devices (or 10 s more).
+    private func play(_ morning: Morning, database: String, fleet: Fleet, simulated: [SimDevice], hubs: [pid_t]) throws -> Result {
+        var result = Result()
+        fleet.startRound()
+        result.events = morning.events
+        result.offered = Double(morning.items.count) / seconds
+        progress("\(database): the morning, \(morning.items.count) entries in \(Int(seconds)) s")
+        let cpuStart = CPUSplit.mark(hubs: hubs)
         let start = now()
         var next = 0
         let check: UInt64 = 250_000_000
@@ -156,20 +192,10 @@ struct CentreRun {
         // Every press seen by its second device (or 10 s more).
         _ = waitUntil(timeout: 10) { fleet.propagation.with { $0.count } >= morning.events }
         result.cpu = CPUSplit(since: cpuStart)
-        sampling.with { $0 = false }
         result.applied = fleet.applied.with { $0 }
         result.seconds = Double(fleet.lastAck.with { $0 } - start) / 1e9
         result.push = fleet.pushLatencies.with { $0 }
         result.propagation = fleet.propagation.with { $0 }
-        result.memory = processes.map { memory(of: $0.pid) }
-        result.connections = peakConnections.with { $0 }
-        let before = result.setupFailures
-        result.failures = fleet.failures.with { all in
-            all.reduce(into: [:]) { morning, failure in
-                let count = failure.value - (before[failure.key] ?? 0)
-                if count > 0 { morning[failure.key] = count }
-            }
-        }
         return result
     }
 }

@@ -68,6 +68,15 @@ final class Fleet: @unchecked Sendable {
         signal.signal()
     }
 
+    /// Clears what a morning measures, for the next one (failures are counted over the run).
+    func startRound() {
+        pushLatencies.with { $0.removeAll() }
+        propagation.with { $0.removeAll() }
+        sentAt.with { $0.removeAll() }
+        applied.with { $0 = 0 }
+        lastAck.with { $0 = 0 }
+    }
+
     func note(_ failure: String) { failures.with { $0[failure, default: 0] += 1 } }
 
     func client(_ device: SimDevice) -> SyncHubClient {
