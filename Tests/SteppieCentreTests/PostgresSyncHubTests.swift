@@ -214,6 +214,35 @@ extension CentreTests {
             #expect(stored.map { UInt64($0) } == school.cursor)
         }
 
+        /// The stored cursor (what `hub devices` shows) is the place the device has taken: the one
+        /// its request comes with, written with its contact. An answer is not counted until the
+        /// device asks from it, and one it never got (it asks again from where it was) moves it back.
+        @Test func theStoredCursorIsWhereTheDeviceAsksFrom() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try Self.twoDevices(f)
+            _ = try f.pullAll(&school)
+            let stored = {
+                try f.pool.withConnection { c in
+                    try c.queryFirst("SELECT cursor FROM devices WHERE id = $1", [.text(school.id.text)]) { UInt64(try $0.int(0)) }
+                }
+            }
+            let taken = school.cursor
+            #expect(try stored() == taken)
+            _ = try f.push(home, [home.press(child: child, routine: "wash", now: f.now)])
+            let pull = { (cursor: UInt64) throws(SyncRefusal) -> PullReply in
+                try f.hub.pull(PullRequest(device: school.id, sentAt: f.now, cursor: cursor), credential: school.credential)
+            }
+            let answer = try pull(taken)
+            #expect(answer.entries.count == 1 && answer.cursor > taken)
+            #expect(try stored() == taken, "an answer not yet asked from")
+            #expect(try pull(answer.cursor).entries.isEmpty)
+            #expect(try stored() == answer.cursor)
+            // That answer lost after all: the device asks from where it was, and gets it again.
+            #expect(try pull(taken).entries == answer.entries)
+            #expect(try stored() == taken)
+        }
+
         /// A copy is due until the device sends back the mark of its last page: answers lost on
         /// the way (the first, a middle one, the mark's) are given again; a grant between two
         /// pages starts the copy again.
