@@ -502,7 +502,8 @@ extension CentreTests {
                 let reply = try held.answered()
                 #expect(reply.entries == [press.entry])
                 school.cursor = reply.cursor
-                #expect(second.hub.nudgesReceived > before, "no notification reached the other hub")
+                // Counted once its wake-ups are on the board, which may be just after the pull answered.
+                #expect(Self.waitUntil { second.hub.nudgesReceived > before }, "no notification reached the other hub")
                 print("centre: a pull held by another hub process answered \(String(format: "%.0f", Date().timeIntervalSince(started) * 1000)) ms after it began (round \(round))")
                 if round == 0 {
                     // The server ends the listener's session: it connects again and listens.
@@ -580,11 +581,15 @@ extension CentreTests {
             #expect(second.hub.pullReads == reads)
             #expect(held.reply.withLock { $0 } == nil)
             let next = home.press(child: child, routine: "routine-1", now: first.now)
+            nudges = second.hub.nudgesReceived
             #expect(try first.push(home, [next]).acknowledged == 3)
             let reply = try held.answered()
             #expect(reply.entries == [next.entry])
             #expect(second.hub.pullReads == reads + 1)
             school.cursor = reply.cursor
+            // Its notification counted (just after the wake-up that answered the pull), so the
+            // count taken below waits for the next push's own.
+            #expect(Self.waitUntil { second.hub.nudgesReceived > nudges })
 
             // A change between the answer and the return: read at once, not held.
             let between = home.press(child: child, routine: "routine-2", now: first.now)
