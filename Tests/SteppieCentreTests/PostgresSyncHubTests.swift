@@ -522,14 +522,17 @@ extension CentreTests {
             let first = try CentreFixture()
             defer { first.database.drop() }
             let second = try CentreFixture(database: first.database)
-            second.hub.startListening()
-            defer { second.hub.shutdown() }
-            #expect(Self.waitUntil { second.hub.isListening })
             var (home, school, child) = try Self.twoDevices(first)
             let other = UUID().uuidString.lowercased()   // home's own second child; school is not given it
             #expect(try first.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: first.now)]).acknowledged == 2)
             _ = try second.pullAll(&school)
             _ = try first.pullAll(&home)
+            // Listening only now: the set-up's notifications (a join's wakes everyone) are never
+            // delivered to it, so none can come late and wake the pull held below. Its first
+            // wake-up (everyone, as it connects) comes before that pull.
+            second.hub.startListening()
+            defer { second.hub.shutdown() }
+            #expect(Self.waitUntil { second.hub.isListening && second.hub.wakeupCount >= 1 })
 
             // A pull's looks at the feed: its reads, and a hold without one (`aPullComingStraightBack…`).
             let looks = { second.hub.pullReads + second.hub.pullsHeldQuietly }
