@@ -63,15 +63,18 @@ extension CentreStore {
         try pool.withConnection { c in
             try c.query("""
                 SELECT id, name, children::text, acknowledged, cursor, last_contact, last_offset_ms FROM devices ORDER BY joined_at, id
-                """) { r in
-                guard let id = DeviceID(try r.text(0)) else {
-                    throw PostgresError.unexpectedValue(column: 0, expected: "a device id", statement: "devices")
-                }
-                return Device(id: id, name: try r.text(1), children: SyncJSON.value(try r.text(2))?.strings ?? [],
-                              acknowledged: UInt64(clamping: try r.int(3)), cursor: UInt64(clamping: try r.int(4)),
-                              lastContact: try r.optionalInt(5), lastOffsetMilliseconds: try r.optionalInt(6))
-            }
+                """, [], Self.device)
         }
+    }
+
+    /// A device from `devices()`'s columns.
+    static func device(_ r: PostgresRow) throws -> Device {
+        guard let id = DeviceID(try r.text(0)) else {
+            throw PostgresError.unexpectedValue(column: 0, expected: "a device id", statement: "devices")
+        }
+        return Device(id: id, name: try r.text(1), children: SyncJSON.value(try r.text(2))?.strings ?? [],
+                      acknowledged: UInt64(clamping: try r.int(3)), cursor: UInt64(clamping: try r.int(4)),
+                      lastContact: try r.optionalInt(5), lastOffsetMilliseconds: try r.optionalInt(6))
     }
 
     /// Removes a device: its credential stops working at once. False when there was none.

@@ -47,17 +47,7 @@ extension CentreStore {
 
     /// Every group with its children and devices, by name.
     package func groups() throws -> [Group] {
-        try pool.withConnection { c in
-            try c.query("""
-                SELECT g.id, g.name,
-                       COALESCE((SELECT jsonb_agg(child ORDER BY child COLLATE "C") FROM group_children WHERE group_id = g.id), '[]')::text,
-                       COALESCE((SELECT jsonb_agg(id ORDER BY id) FROM devices WHERE group_id = g.id), '[]')::text
-                FROM groups g ORDER BY lower(g.name), g.id
-                """) { r in
-                Group(id: try r.int(0), name: try r.text(1), children: SyncJSON.value(try r.text(2))?.strings ?? [],
-                      devices: (SyncJSON.value(try r.text(3))?.strings ?? []).compactMap(DeviceID.init))
-            }
-        }
+        try pool.withConnection { c in try c.query(Self.groupsQuery(where: "true"), [], Self.group) }
     }
 
     /// Puts a child (by id) in a group; the group's devices get it with their next pull (a copy).

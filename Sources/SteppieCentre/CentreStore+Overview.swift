@@ -55,3 +55,70 @@ extension CentreStore {
         }
     }
 }
+
+/// What the overview reads besides the children's day: one group, the devices that serve some
+/// children, device names and one child's name — each scoped to what the page shows, since the
+/// page asks every second while it is open (reading every device and every group of a district
+/// for each of those polls grew with the district, not with the class).
+extension CentreStore {
+    /// A group with its children and devices (`groups()`'s columns) by a condition on `g`.
+    static func groupsQuery(where condition: String, limit: Int? = nil) -> String {
+        """
+        SELECT g.id, g.name,
+               COALESCE((SELECT jsonb_agg(child ORDER BY child COLLATE "C") FROM group_children WHERE group_id = g.id), '[]')::text,
+               COALESCE((SELECT jsonb_agg(id ORDER BY id) FROM devices WHERE group_id = g.id), '[]')::text
+        FROM groups g WHERE \(condition) ORDER BY lower(g.name), g.id\(limit.map { " LIMIT \($0)" } ?? "")
+        """
+    }
+
+    static func group(_ r: PostgresRow) throws -> Group {
+        Group(id: try r.int(0), name: try r.text(1), children: SyncJSON.value(try r.text(2))?.strings ?? [],
+              devices: (SyncJSON.value(try r.text(3))?.strings ?? []).compactMap(DeviceID.init))
+    }
+
+    /// One group by its id; nil when there is none.
+    package func group(id: Int64) throws -> Group? {
+        try pool.withConnection { c in try c.queryFirst(Self.groupsQuery(where: "g.id = $1"), [.integer(id)], Self.group) }
+    }
+
+    /// The first group by name (the overview's choice when none is asked for); nil when there is none.
+    package func firstGroup() throws -> Group? {
+        try pool.withConnection { c in try c.queryFirst(Self.groupsQuery(where: "true", limit: 1), [], Self.group) }
+    }
+
+    /// Every group's id and name, by name (the overview's choice of group).
+    package func groupNames() throws -> [(id: Int64, name: String)] {
+        try pool.withConnection { c in
+            try c.query("SELECT id, name FROM groups ORDER BY lower(name), id") { r in (try r.int(0), try r.text(1)) }
+        }
+    }
+
+    /// The devices that serve a group: given the group (`$1`), or holding one of its children
+    /// (`$2`, `text[]`) as their own or through another group they were given — a child in two
+    /// classes is served by both classes' devices. In joining order.
+    package static let servingDevices = """
+        SELECT id, name, children::text, acknowledged, cursor, last_contact, last_offset_ms FROM devices d
+        WHERE d.group_id = $1 OR d.children ?| $2::text[]
+           OR d.group_id IN (SELECT group_id FROM group_children WHERE child = ANY ($2::text[]))
+        ORDER BY joined_at, id
+        """
+
+    package func devices(serving group: Int64, children: [String]) throws -> [Device] {
+        try pool.withConnection { c in try c.query(Self.servingDevices, [.integer(group), .textArray(children)], Self.device) }
+    }
+
+    /// The names of these devices (ids), those that are still joined.
+    package func deviceNames(_ ids: Set<String>) throws -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        return try pool.withConnection { c in
+            Dictionary(try c.query("SELECT id, name FROM devices WHERE id = ANY ($1::text[])", [.textArray(ids.sorted())]) { r in
+                (try r.text(0), try r.text(1))
+            }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// A shown (not archived) child's name; nil when the hub has no such child.
+    package func childName(_ id: String) throws -> String? {
+        try pool.withConnection { c in try c.queryFirst(Statements.shownChildName, [.text(id)], { SyncJSON.value(try $0.text(0))?.string ?? "" }) }
+    }
+}

@@ -10,8 +10,8 @@ extension CentreWeb {
         let calendar: MonthCalendar, name: String
         let month = r.http.query["month"].flatMap(YearMonth.init) ?? YearMonth(r.today)
         do {
-            guard let found = try config.store.children().first(where: { $0.id == child }) else { return r.refused(404) }
-            name = found.name
+            guard let found = try config.store.childName(child) else { return r.refused(404) }
+            name = found
             let days = month.firstDay.description...month.lastDay.description
             calendar = CentreOverview.month(replica: try config.store.replica(children: [child], dates: days), child: child, month: month,
                                             reference: r.today, timeZone: config.timeZone)

@@ -33,32 +33,38 @@ extension CentreWeb {
         let devices: [DeviceRow]
     }
 
-    /// The group asked for (`?group=<id>`, `all`), else the first group, else every child.
-    private func chosenGroup(_ r: CentreRequest, _ groups: [CentreStore.Group]) -> CentreStore.Group? {
-        let asked = r.http.query["group"]
-        if asked == "all" { return nil }
-        return groups.first { String($0.id) == asked } ?? (asked == nil ? groups.first : nil)
+    /// The group asked for (`?group=<id>`, `all`), else the first group, else every child; only
+    /// that group is read (the page polls every second).
+    private func chosenGroup(_ r: CentreRequest) throws -> CentreStore.Group? {
+        switch r.http.query["group"] {
+        case nil: return try config.store.firstGroup()
+        case "all": return nil
+        case let asked?: return try Int64(asked).flatMap { try config.store.group(id: $0) }
+        }
     }
 
-    func overviewModel(_ r: CentreRequest) throws -> (OverviewModel, [CentreStore.Group]) {
+    /// The overview of the chosen group: its children's day and the devices that serve them (given
+    /// the group, or holding one of its children, their own or through another group).
+    func overviewModel(_ r: CentreRequest) throws -> OverviewModel {
         let store = config.store
-        let groups = try store.groups()
-        let group = chosenGroup(r, groups)
-        let devices = try store.devices()
+        let group = try chosenGroup(r)
         let children: [String]
         let served: [CentreStore.Device]
         if let group {
             children = group.children
-            let mine = Set(group.devices)
-            served = devices.filter { mine.contains($0.id) || !Set($0.children).isDisjoint(with: children) }
+            served = try store.devices(serving: group.id, children: children)
         } else {
             children = try store.children().map(\.id)
-            served = devices
+            served = try store.devices()
         }
         let day = r.today.description
         let overview = CentreOverview(replica: try store.replica(children: Set(children), dates: day...day), children: children, day: day)
-        let names = Dictionary(devices.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let hub = try store.hubDevice()
+        // A press may have been made on a device that no longer serves the group (given another
+        // group since): its name is read too; a removed device has none.
+        var names = Dictionary(served.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let others = Set(overview.children.compactMap { $0.lastPress?.device }).subtracting(names.keys).subtracting([hub])
+        for (id, name) in try store.deviceNames(Set(others.map(\.text))) { if let device = DeviceID(id) { names[device] = name } }
         let rows = overview.children.map { child -> OverviewModel.Row in
             let press = child.lastPress.map { press -> String in
                 let device = press.device == hub ? r.t("staff.overview.hub") : names[press.device] ?? r.t("staff.overview.removedDevice")
@@ -84,12 +90,12 @@ extension CentreWeb {
             }
             return OverviewModel.DeviceRow(id: device.id.text, name: device.name, silent: silent, status: status)
         }
-        return (OverviewModel(group: group.map { String($0.id) } ?? "all", day: day, children: rows, devices: deviceRows), groups)
+        return OverviewModel(group: group.map { String($0.id) } ?? "all", day: day, children: rows, devices: deviceRows)
     }
 
     func overviewPage(_ r: CentreRequest, _ session: CentreStore.StaffSession) -> HTTPResponse {
-        let model: OverviewModel, groups: [CentreStore.Group]
-        do { (model, groups) = try overviewModel(r) } catch { return r.failure(error) }
+        let model: OverviewModel, groups: [(id: Int64, name: String)]
+        do { (model, groups) = (try overviewModel(r), try config.store.groupNames()) } catch { return r.failure(error) }
         var body: HTML = "<form method=\"get\" action=\"/staff/\" class=\"inline\" data-form=\"group\">"
         body += "<label for=\"group\">\(r.t("staff.overview.group"))</label><select id=\"group\" name=\"group\">"
         for group in groups {
@@ -125,7 +131,7 @@ extension CentreWeb {
 
     func overviewJSON(_ r: CentreRequest, _ session: CentreStore.StaffSession) -> HTTPResponse {
         do {
-            let (model, _) = try overviewModel(r)
+            let model = try overviewModel(r)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             return .bytes(200, Array(try encoder.encode(model)), type: "application/json; charset=utf-8", headers: Self.securityHeaders)

@@ -177,6 +177,59 @@ extension CentreTests {
             #expect(try store.devices().first { $0.id == school.id }?.children == [])
         }
 
+        /// The overview reads one group and the devices that serve it, not every group and
+        /// device of the centre: given the group, holding one of its children as their own, or
+        /// through another group the child is in (a child in a class and a therapy group is
+        /// served by both groups' devices). A device serving neither, and another class's, are
+        /// left out.
+        @Test func theOverviewReadsTheDevicesThatServeItsGroup() throws {
+            let centre = try Centre()
+            let store = centre.store, f = centre.f
+            defer { f.database.drop() }
+            var devices: [String: TestDevice] = [:]
+            for name in ["classroom", "therapy", "office", "granted", "stranger", "gone"] {
+                var device = TestDevice()
+                try f.join(&device, children: [], name: name)
+                devices[name] = device
+            }
+            func id(_ name: String) throws -> DeviceID { try #require(devices[name]).id }
+            let class1 = try store.addGroup(name: "Class 1", actor: centre.editor)
+            let therapy = try store.addGroup(name: "Therapy", actor: centre.editor)
+            let class2 = try store.addGroup(name: "Class 2", actor: centre.editor)
+            for (group, child) in [("Class 1", centre.mina), ("Class 1", centre.joon), ("Therapy", centre.mina), ("Class 2", centre.sora)] {
+                try store.addGroupChild(group: group, child: child, actor: centre.editor)
+            }
+            try store.giveGroup(device: try id("classroom"), group: "Class 1", actor: centre.editor)
+            try store.giveGroup(device: try id("therapy"), group: "Therapy", actor: centre.editor)
+            try store.giveGroup(device: try id("office"), group: "Class 2", actor: centre.editor)
+            try store.grant(device: try id("granted"), children: [centre.joon], actor: centre.editor)
+
+            func serving(_ group: CentreStore.Group) throws -> Set<String> {
+                Set(try store.devices(serving: group.id, children: group.children).map(\.name))
+            }
+            let first = try #require(try store.group(id: class1.id))
+            #expect(first.children == [centre.mina, centre.joon].sorted())
+            #expect(try serving(first) == ["home", "classroom", "therapy", "granted"])
+            #expect(try serving(try #require(try store.group(id: class2.id))) == ["home", "office"])
+            #expect(try serving(try #require(try store.group(id: therapy.id))) == ["home", "classroom", "therapy"])
+            // The one group asked for, the first by name, and the names for the page's choice: as
+            // every group's list has them.
+            let all = try store.groups()
+            #expect(try store.group(id: class2.id) == all.first { $0.id == class2.id })
+            #expect(try store.firstGroup() == all.first && all.first?.name == "Class 1")
+            #expect(try store.groupNames().map(\.name) == all.map(\.name))
+            #expect(try store.group(id: 999_999) == nil)
+            // Names of the devices that made presses: a removed device has none.
+            #expect(try store.remove(device: try id("gone"), actor: centre.admin))
+            #expect(try store.deviceNames([try id("office").text, try id("gone").text]) == [try id("office").text: "office"])
+            // A child's name for its month page: none for an archived child or an unknown id.
+            #expect(try store.childName(centre.mina) == "Mina")
+            var home = centre.home
+            _ = try f.push(home, [home.change(.child, centre.sora, child: centre.sora, "archived", .bool(true), now: f.now)])
+            #expect(try store.childName(centre.sora) == nil)
+            #expect(try store.childName("'); DROP TABLE registers; --") == nil)
+        }
+
         @Test func aPushWaitingForAGroupChangeIsDecidedWithTheGroupAfterIt() throws {
             let centre = try Centre()
             let store = centre.store, f = centre.f
