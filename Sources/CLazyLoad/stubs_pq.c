@@ -7,6 +7,9 @@ static const char *const SYMBOLS[] = {
     "PQclear",
     "PQcmdTuples",
     "PQconnectdb",
+    "PQconninfo",
+    "PQconninfoFree",
+    "PQconninfoParse",
     "PQconsumeInput",
     "PQenterPipelineMode",
     "PQerrorMessage",
@@ -18,6 +21,8 @@ static const char *const SYMBOLS[] = {
     "PQgetResult",
     "PQgetisnull",
     "PQgetvalue",
+    "PQhost",
+    "PQhostaddr",
     "PQnfields",
     "PQnotifies",
     "PQntuples",
@@ -30,6 +35,7 @@ static const char *const SYMBOLS[] = {
     "PQsetClientEncoding",
     "PQsetNoticeProcessor",
     "PQsocket",
+    "PQsslInUse",
     "PQstatus",
     "PQtransactionStatus",
     NULL,
@@ -64,6 +70,27 @@ PGconn *PQconnectdb(const char * a0) {
     __typeof__(PQconnectdb) *f = fn;
     if (!f) { f = (__typeof__(PQconnectdb) *)clazy_symbol(&LIBRARY, "PQconnectdb"); fn = f; }
     return f(a0);
+}
+
+PQconninfoOption *PQconninfo(PGconn * a0) {
+    static __typeof__(PQconninfo) *_Atomic fn;
+    __typeof__(PQconninfo) *f = fn;
+    if (!f) { f = (__typeof__(PQconninfo) *)clazy_symbol(&LIBRARY, "PQconninfo"); fn = f; }
+    return f(a0);
+}
+
+void PQconninfoFree(PQconninfoOption * a0) {
+    static __typeof__(PQconninfoFree) *_Atomic fn;
+    __typeof__(PQconninfoFree) *f = fn;
+    if (!f) { f = (__typeof__(PQconninfoFree) *)clazy_symbol(&LIBRARY, "PQconninfoFree"); fn = f; }
+    f(a0);
+}
+
+PQconninfoOption *PQconninfoParse(const char * a0, char ** a1) {
+    static __typeof__(PQconninfoParse) *_Atomic fn;
+    __typeof__(PQconninfoParse) *f = fn;
+    if (!f) { f = (__typeof__(PQconninfoParse) *)clazy_symbol(&LIBRARY, "PQconninfoParse"); fn = f; }
+    return f(a0, a1);
 }
 
 int PQconsumeInput(PGconn * a0) {
@@ -141,6 +168,20 @@ char *PQgetvalue(const PGresult * a0, int a1, int a2) {
     __typeof__(PQgetvalue) *f = fn;
     if (!f) { f = (__typeof__(PQgetvalue) *)clazy_symbol(&LIBRARY, "PQgetvalue"); fn = f; }
     return f(a0, a1, a2);
+}
+
+char *PQhost(const PGconn * a0) {
+    static __typeof__(PQhost) *_Atomic fn;
+    __typeof__(PQhost) *f = fn;
+    if (!f) { f = (__typeof__(PQhost) *)clazy_symbol(&LIBRARY, "PQhost"); fn = f; }
+    return f(a0);
+}
+
+char *PQhostaddr(const PGconn * a0) {
+    static __typeof__(PQhostaddr) *_Atomic fn;
+    __typeof__(PQhostaddr) *f = fn;
+    if (!f) { f = (__typeof__(PQhostaddr) *)clazy_symbol(&LIBRARY, "PQhostaddr"); fn = f; }
+    return f(a0);
 }
 
 int PQnfields(const PGresult * a0) {
@@ -224,6 +265,13 @@ int PQsocket(const PGconn * a0) {
     static __typeof__(PQsocket) *_Atomic fn;
     __typeof__(PQsocket) *f = fn;
     if (!f) { f = (__typeof__(PQsocket) *)clazy_symbol(&LIBRARY, "PQsocket"); fn = f; }
+    return f(a0);
+}
+
+int PQsslInUse(PGconn * a0) {
+    static __typeof__(PQsslInUse) *_Atomic fn;
+    __typeof__(PQsslInUse) *f = fn;
+    if (!f) { f = (__typeof__(PQsslInUse) *)clazy_symbol(&LIBRARY, "PQsslInUse"); fn = f; }
     return f(a0);
 }
 

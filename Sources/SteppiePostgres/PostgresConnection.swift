@@ -20,12 +20,23 @@ package final class PostgresConnection {
 
     /// Connects with a libpq connection string (`host=/run/postgresql dbname=steppie user=hub`).
     /// The string is never repeated in errors: it may hold a password.
-    package init(conninfo: String) throws {
+    ///
+    /// A database on another machine must be reached with TLS that checks its certificate
+    /// (`PostgresTransport`): refused before connecting when the string says otherwise, and
+    /// after, before any statement, when libpq's service file or environment did.
+    package init(conninfo: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if let host = PostgresTransport.exposedHost(conninfo: conninfo, environment: environment) {
+            throw PostgresError.insecureTransport(host: host)
+        }
         guard let conn = PQconnectdb(conninfo) else { throw PostgresError.connect(message: "libpq could not allocate a connection") }
         guard PQstatus(conn) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(conn))
             PQfinish(conn)
             throw PostgresError.connect(message: message)
+        }
+        if let host = PostgresTransport.exposedHost(of: conn) {
+            PQfinish(conn)
+            throw PostgresError.insecureTransport(host: host)
         }
         guard PQsetClientEncoding(conn, "UTF8") == 0 else {
             let message = String(cString: PQerrorMessage(conn))

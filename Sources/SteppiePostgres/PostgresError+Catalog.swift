@@ -23,6 +23,7 @@ extension PostgresError: CatalogDescribable {
             return CatalogMessage("postgres.error.unexpectedValue", ["column": .detail(String(column)), "expected": .detail(expected)])
         case .newerSchema(let id): return CatalogMessage("postgres.error.newerSchema", ["migration": .detail(id)])
         case .invalidParameter(let index): return CatalogMessage("postgres.error.invalidParameter", ["index": .detail(String(index + 1))])
+        case .insecureTransport(let host): return CatalogMessage("postgres.error.insecureTransport", ["host": .detail(host)])
         }
     }
 

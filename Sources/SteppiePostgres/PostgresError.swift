@@ -18,6 +18,9 @@ package enum PostgresError: Error, Equatable, Sendable {
     case newerSchema(migration: String)
     /// A text parameter held a NUL character, which PostgreSQL's text cannot carry.
     case invalidParameter(index: Int)
+    /// The database is on another machine and the connection would not be TLS that checks its
+    /// certificate (`PostgresTransport`); nothing was sent, or the session was closed before any statement.
+    case insecureTransport(host: String)
 
     /// The SQLSTATE of a server refusal, nil for anything else.
     package var sqlState: String? {
@@ -31,7 +34,7 @@ package enum PostgresError: Error, Equatable, Sendable {
         switch self {
         case .unavailable, .poolExhausted, .connect: true
         case .server(let state, _, _, _): Self.retryableStates.contains(state)
-        case .unexpectedValue, .newerSchema, .invalidParameter: false
+        case .unexpectedValue, .newerSchema, .invalidParameter, .insecureTransport: false
         }
     }
 

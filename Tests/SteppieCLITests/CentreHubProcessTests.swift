@@ -90,4 +90,44 @@ struct CentreHubProcessTests {
         #expect(school.sh("$S sync now").err.contains("does not know this device"))
         print("centre hub: two services converged \(String(format: "%.3f", sinceLast)) s after the last change")
     }
+
+    /// The deployment's way to the database (docs/centre.md, "Running hubs"): a libpq service in a
+    /// service file names the host; the session libpq made is checked once made (a socket here:
+    /// kept). A connection string naming another machine without TLS that checks its
+    /// certificate is refused before anything is sent, with the catalog sentence and exit 1.
+    @Test func theHubReachesItsDatabaseThroughAServiceFileAndNeverInPlainTextToAnotherMachine() throws {
+        let base = try #require(ProcessInfo.processInfo.environment["STEPPIE_TEST_POSTGRES"])
+        let (conninfo, drop) = try Self.schema()
+        defer { drop() }
+        let h = BinaryHarness()
+        let path = try #require(conninfo.firstRange(of: "search_path=")).upperBound
+        let schema = conninfo[path...].prefix { $0 != "'" }
+        let lines = base.split(separator: " ").map(String.init) + ["options=-csearch_path=\(schema)"]
+        try ("[steppie-hub]\n" + lines.joined(separator: "\n") + "\n").write(toFile: h.directory + "/pg_service.conf", atomically: true, encoding: .utf8)
+        let service = ["PGSERVICEFILE": h.directory + "/pg_service.conf"]
+        // The hub as the unit runs it (`--postgres service=steppie-hub`): it migrates and makes its identity.
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "en_US.UTF-8"
+        environment["PGSERVICEFILE"] = service["PGSERVICEFILE"]
+        let log = h.directory + "/hub.log"
+        let hub = try SpawnedProcess(CLIHarness.binary, ["hub", "--postgres", "service=steppie-hub", "--listen", "127.0.0.1:0"],
+                                     environment: environment, stdoutPath: log, stderrPath: log)
+        defer { hub.stop(SIGTERM); _ = hub.wait(timeout: 20) }
+        #expect(waitUntil(timeout: 20) { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("sync hub on https://") },
+                "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        let invite = h.sh("\"$S\" hub invite --postgres service=steppie-hub --json", env: service)
+        #expect(invite.status == 0, "\(invite.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(invite.out.utf8)) as? [String: Any])
+        #expect((json["code"] as? String)?.filter(\.isNumber).count == 8, "\(json)")
+        // The invite went into the service's schema.
+        #expect(try PostgresConnection(conninfo: conninfo).queryFirst("SELECT count(*) FROM invites") { try $0.int(0) } == 1)
+        for (given, host) in [("host=192.0.2.1 dbname=steppie", "192.0.2.1"),
+                              ("postgresql://hub@db.centre.example/steppie?sslmode=require", "db.centre.example")] {
+            let r = h.sh("\"$S\" hub invite --postgres '\(given)'")
+            #expect(r.status == 1 && r.out.isEmpty, "\(given): \(r.err)")
+            #expect(r.err == "steppie: the database at \(host) is on another machine and the connection string does not ask for TLS that "
+                    + "checks its certificate; add sslmode=verify-full and sslrootcert=FILE (docs/centre.md, “Roles and least privilege”). "
+                    + "No statement was sent to it.\n", "\(given)")
+        }
+    }
 }

@@ -20,6 +20,7 @@ import Testing
         .unexpectedValue(column: 2, expected: "an integer", statement: "SELECT …"),
         .newerSchema(migration: "2027-01-hub-v2"),
         .invalidParameter(index: 0),
+        .insecureTransport(host: "db.centre.example"),
     ]
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
