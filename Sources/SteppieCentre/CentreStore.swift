@@ -41,6 +41,15 @@ package struct CentreStore: Sendable {
     }
 
     /// The hub's device id (its stamps' device; what a joined device records as its hub).
+    /// Whether a `steppie hub` has set this database up: its migrations recorded and its identity's table made.
+    package func isSetUp() throws -> Bool {
+        try pool.withConnection { c in
+            try c.queryFirst("SELECT to_regclass('steppie_migrations') IS NOT NULL AND to_regclass('hub_identity') IS NOT NULL") {
+                try $0.bool(0)
+            } ?? false
+        }
+    }
+
     package func hubDevice() throws -> DeviceID {
         try pool.withConnection { c in try Self.hubDevice(c) }
     }

@@ -105,6 +105,12 @@ struct CentreHubProcessTests {
         let lines = base.split(separator: " ").map(String.init) + ["options=-csearch_path=\(schema)"]
         try ("[steppie-hub]\n" + lines.joined(separator: "\n") + "\n").write(toFile: h.directory + "/pg_service.conf", atomically: true, encoding: .utf8)
         let service = ["PGSERVICEFILE": h.directory + "/pg_service.conf"]
+        // Before any hub ran on it, the other commands say what to do (not "relation does not exist").
+        for command in ["hub invite", "hub devices", "hub staff list"] {
+            let r = h.sh("\"$S\" \(command) --postgres service=steppie-hub", env: service)
+            #expect(r.status == 1 && r.err == "steppie: this database holds no Steppie hub yet: start `steppie hub --postgres CONNINFO "
+                    + "--listen ADDR:PORT` once first (it makes the hub's tables and its HTTPS certificate)\n", "\(command): \(r.err)")
+        }
         // The hub as the unit runs it (`--postgres service=steppie-hub`): it migrates and makes its identity.
         var environment = ProcessInfo.processInfo.environment
         environment["LANG"] = "en_US.UTF-8"

@@ -34,9 +34,14 @@ enum HubCommands {
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    static func centre(_ c: Context) throws -> CentreStore {
+    /// The centre's store on `--postgres`; for every command but `hub` itself (which makes them),
+    /// refused with a sentence saying what to do when the database holds no hub yet — not the
+    /// server's "relation does not exist".
+    static func centre(_ c: Context, setUp: Bool = true) throws -> CentreStore {
         guard let conninfo = c.invocation.value("--postgres") else { throw HubCommandError.noPostgres }
-        return CentreStore(pool: PostgresPool(conninfo: conninfo, size: poolSize))
+        let store = CentreStore(pool: PostgresPool(conninfo: conninfo, size: poolSize))
+        if setUp, try !store.isSetUp() { throw HubCommandError.notSetUp }
+        return store
     }
 
     /// `hub --postgres CONNINFO --listen ADDR:PORT [--host NAME]...`: migrates, then serves the
@@ -45,7 +50,7 @@ enum HubCommands {
         for sig in [SIGTERM, SIGINT, SIGHUP] { _ = cterminal_catch_stop_signal(sig) }
         raiseDescriptorLimit()
         guard let listen = c.invocation.typed(HubListen.self, "--listen") else { return Steppie.exitUsage }
-        let store = try centre(c)
+        let store = try centre(c, setUp: false)
         try store.prepare()
         let hosts = c.invocation.values("--host")
         let identity = try CentreIdentity.loadOrCreate(store.pool, commonName: hosts.first ?? "steppie-hub", dnsNames: hosts,
@@ -218,6 +223,8 @@ enum HubCommandError: Error, Equatable, CatalogDescribable {
     case noPostgres
     /// `hub invite` before any `steppie hub` ran on the database (no identity yet).
     case noIdentity
+    /// A command other than `hub` on a database no `steppie hub` ever ran on (no tables yet).
+    case notSetUp
     /// `hub invite --child`: no child (or several) of that name on the hub.
     case noSuchChild(String)
     /// `hub grant` without `--child` or `--all-children`, or with both.
@@ -227,6 +234,7 @@ enum HubCommandError: Error, Equatable, CatalogDescribable {
         switch self {
         case .noPostgres: CatalogMessage("hub.error.noPostgres")
         case .noIdentity: CatalogMessage("hub.error.noIdentity")
+        case .notSetUp: CatalogMessage("hub.error.notSetUp")
         case .noSuchChild(let name): CatalogMessage("hub.error.noSuchChild", ["child": .text(Validator.printable(name))])
         case .grantWhich: CatalogMessage("hub.error.grantWhich")
         }
