@@ -33,7 +33,7 @@ enum HubStaffCommands {
     /// `hub staff add NAME --role ROLE --password-stdin [--as ADMIN]`: without `--as`, only the
     /// first admin (while the hub has none).
     static func add(_ c: Context) throws -> Int32 {
-        let store = try HubCommands.centre(c)
+        let store = try HubCommands.centre(c, setUp: false)
         guard let name = c.invocation.argument("NAME"), let role = c.invocation.value("--role").flatMap(StaffRole.init) else {
             return Steppie.exitUsage
         }
