@@ -6,6 +6,8 @@ import Glibc
 /// server's certificate by its fingerprint (`peerFingerprint`) right after the handshake, before
 /// it sends anything. Every wait for the peer ends at the deadline the caller gives.
 package final class TLSClientSession {
+    /// The most plaintext one TLS record carries (RFC 8446, 5.1).
+    static let largestRecord = 16_384
     private let session: gnutls_session_t
     private let credentials: gnutls_certificate_credentials_t
     private let socket: Int32
@@ -86,10 +88,18 @@ package final class TLSClientSession {
     /// server ended the connection (with TLS's close notice or without it: the caller's framing
     /// decides whether the answer was whole).
     package func receive(max: Int, until deadline: ContinuousClock.Instant) throws(TLSClientError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: max)
+        // gnutls_record_recv gives at most one record's plaintext (16 KiB) a call and keeps the
+        // rest of a record for the next: a larger buffer is never filled. Written straight into
+        // the array it returns, neither zeroed first nor copied after (it was a 64 KiB buffer,
+        // zeroed, then copied out, on every call).
+        let size = Swift.max(1, Swift.min(max, Self.largestRecord))
         while true {
-            let n = buffer.withUnsafeMutableBytes { gnutls_record_recv(session, $0.baseAddress, $0.count) }
-            if n > 0 { return Array(buffer.prefix(n)) }
+            var n = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                n = gnutls_record_recv(session, buffer.baseAddress, size)
+                count = n > 0 ? n : 0
+            }
+            if n > 0 { return bytes }
             if n == 0 || n == Int(GNUTLS_E_PREMATURE_TERMINATION) { return [] }
             if n == Int(GNUTLS_E_AGAIN) || n == Int(GNUTLS_E_INTERRUPTED) {
                 try wait(forWriting: false, until: deadline)
