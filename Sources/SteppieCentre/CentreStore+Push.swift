@@ -124,11 +124,33 @@ extension CentreStore {
             latest[key] = change
         }
         guard !latest.isEmpty else { return nil }
-        let rows = latest.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map(\.value).map { change in
-            "[" + [change.entity.rawValue, change.record, change.field, change.child].map(Self.jsonString).joined(separator: ",")
-                + "," + SyncJSON.text(change.value) + "," + Self.jsonString(change.stamp.description) + "]"
+        // One writer for the whole array (a writer, and a string, for every field was a tenth of
+        // the hub's CPU in a push: `docs/performance.md`, session 50).
+        var w = SyncWireWriter(capacity: latest.count * 200 + 16)
+        w.raw("[")
+        for (i, change) in latest.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).map(\.value).enumerated() {
+            w.raw(i == 0 ? "[" : ",[")
+            w.string(change.entity.rawValue); w.raw(",")
+            w.string(change.record); w.raw(",")
+            w.string(change.field); w.raw(",")
+            w.string(change.child); w.raw(",")
+            // A value holding a double JSON cannot say (never one a device sent as JSON) is null, as it always was.
+            if Self.writable(change.value) { w.value(change.value) } else { w.raw("null") }
+            w.raw(",")
+            w.string(change.stamp.description); w.raw("]")
         }
-        return PostgresConnection.Step(Statements.registers, [.text("[" + rows.joined(separator: ",") + "]")])
+        w.raw("]")
+        return PostgresConnection.Step(Statements.registers, [.text(w.text)])
+    }
+
+    /// Whether every double in `value` is finite (JSON has no NaN nor infinity).
+    static func writable(_ value: SyncValue) -> Bool {
+        switch value {
+        case .double(let d): d.isFinite
+        case .array(let items): items.allSatisfy(writable)
+        case .object(let members): members.values.allSatisfy(writable)
+        default: true
+        }
     }
 
     /// Every completion event of a push in one insert (an event already taken stays as it was);
@@ -137,24 +159,38 @@ extension CentreStore {
         var events: [CompletionEvent] = []
         for case .event(let event) in entries { events.append(event) }
         guard !events.isEmpty else { return nil }
-        let rows = events.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }.map { event in
-            var fields = [("id", event.id), ("child", event.child), ("routine", event.routine), ("set", event.set),
-                          ("date", event.date), ("kind", event.kind.rawValue), ("at", event.at), ("stamp", event.stamp.description)]
-                .map { Self.jsonString($0.0) + ":" + Self.jsonString($0.1) }
-            if let title = event.shownTitle { fields.append("\"title\":" + SyncJSON.text(title)) }
-            if let icon = event.shownIcon { fields.append("\"icon\":" + SyncJSON.text(icon)) }
-            return "{" + fields.joined(separator: ",") + "}"
+        var w = SyncWireWriter(capacity: events.count * 400 + 16)
+        w.raw("[")
+        for (i, event) in events.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }).enumerated() {
+            w.raw(i == 0 ? #"{"id":"# : #",{"id":"#); w.string(event.id)
+            w.raw(#","child":"#); w.string(event.child)
+            w.raw(#","routine":"#); w.string(event.routine)
+            w.raw(#","set":"#); w.string(event.set)
+            w.raw(#","date":"#); w.string(event.date)
+            w.raw(#","kind":"#); w.string(event.kind.rawValue)
+            w.raw(#","at":"#); w.string(event.at)
+            w.raw(#","stamp":"#); w.string(event.stamp.description)
+            if let title = event.shownTitle { w.raw(#","title":"#); if Self.writable(title) { w.value(title) } else { w.raw("null") } }
+            if let icon = event.shownIcon { w.raw(#","icon":"#); if Self.writable(icon) { w.value(icon) } else { w.raw("null") } }
+            w.raw("}")
         }
-        return PostgresConnection.Step(Statements.events, [.text("[" + rows.joined(separator: ",") + "]")])
+        w.raw("]")
+        return PostgresConnection.Step(Statements.events, [.text(w.text)])
     }
 
-    /// A push's entries as the feed's insert takes them: a `jsonb` array of `[child, entry]`.
+    /// A push's entries as the feed's insert takes them: a `jsonb` array of `[child, entry]`, each
+    /// entry as the protocol writes it.
     static func feedRows(_ entries: [SyncEntry]) -> String {
-        "[" + entries.map { "[" + Self.jsonString($0.child) + "," + Self.json($0) + "]" }.joined(separator: ",") + "]"
+        var w = SyncWireWriter(capacity: entries.count * 450 + 16)
+        w.raw("[")
+        for (i, entry) in entries.enumerated() {
+            w.raw(i == 0 ? "[" : ",[")
+            w.string(entry.child); w.raw(",")
+            w.entry(entry); w.raw("]")
+        }
+        w.raw("]")
+        return w.text
     }
-
-    /// A string as a JSON string literal.
-    static func jsonString(_ text: String) -> String { SyncJSON.text(.string(text)) }
 
     /// The hub's shared hybrid clock, read under the `hub_state` row lock (held to the end of the
     /// transaction: the one order of every push's feed positions across processes).
@@ -187,8 +223,14 @@ extension CentreStore {
 
     /// The read of the owners the hub knows of `keys`, in one statement.
     static func ownersStep(_ keys: Set<RecordKey>) -> PostgresConnection.Step {
-        let pairs = keys.map { "[" + Self.jsonString($0.entity.rawValue) + "," + Self.jsonString($0.id) + "]" }
-        return PostgresConnection.Step(Statements.owners, [.text("[" + pairs.joined(separator: ",") + "]")])
+        var w = SyncWireWriter(capacity: keys.count * 60 + 16)
+        w.raw("[")
+        for (i, key) in keys.enumerated() {
+            w.raw(i == 0 ? "[" : ",[")
+            w.string(key.entity.rawValue); w.raw(","); w.string(key.id); w.raw("]")
+        }
+        w.raw("]")
+        return PostgresConnection.Step(Statements.owners, [.text(w.text)])
     }
 
     /// What that read found (its result at `index`).

@@ -32,7 +32,7 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// pool), and a push wakes only those pulls' threads (one condition for all made every push
     /// wake all 500 held pulls' threads, one after another through its lock, to find most had
     /// nothing to do).
-    private let board = Mutex(WakeBoard())
+    private let board = BlockingLock(WakeBoard())
     private let stopping = Atomic<Bool>(false)
     /// The hub's time when a pull last looked for feed entries past the horizon.
     private let lastForget = Atomic<Int64>(Int64.min / 2)
@@ -45,7 +45,7 @@ package final class PostgresSyncHub: SyncHubHandling {
     private let reads = Atomic<Int>(0)
     /// What each device was last answered from the feed, while it may come straight back for
     /// more (`Answered`); taken by its next pull.
-    private let answered = Mutex<[String: Answered]>([:])
+    private let answered = BlockingLock<[String: Answered]>([:])
     /// Pulls held without reading the feed (`quietHold`), for tests and the benchmark.
     private let quietHolds = Atomic<Int>(0)
     /// How long an answer stays usable for the device's next pull, in the hub's clock.
@@ -314,6 +314,23 @@ package final class PullWaiter: @unchecked Sendable {
         condition.lock()
         condition.signal()
         condition.unlock()
+    }
+}
+
+/// A value behind a lock whose waiters sleep in the kernel at once (glibc's default mutex,
+/// through `NSLock`). The hub's wake-up board and answers are taken by hundreds of request threads
+/// on a few cores: `Mutex` spins before it sleeps, and its spinning (`_MutexHandle._lockSlow`) was
+/// 4.6 % of the hub's CPU in the morning at once (docs/performance.md, session 50).
+final class BlockingLock<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
 

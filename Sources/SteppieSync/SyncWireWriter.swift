@@ -8,7 +8,10 @@ import Foundation
 package struct SyncWireWriter {
     package private(set) var bytes: [UInt8] = []
 
-    package init() { bytes.reserveCapacity(4096) }
+    package init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+    /// What was written, as text (the centre's hub hands PostgreSQL a push's rows as one `jsonb` array).
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// The message's bytes, or nil when this writer does not know its type (or a double could
     /// not be written: `JSONEncoder` refuses it too).
@@ -24,9 +27,11 @@ package struct SyncWireWriter {
         return writer.failed ? nil : writer.bytes
     }
 
-    private var failed = false
+    /// True when a double could not be written (`JSONEncoder` refuses it too).
+    package private(set) var failed = false
 
-    private mutating func raw(_ text: StaticString) {
+    /// Bytes written as they are (punctuation, keys).
+    package mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -40,7 +45,7 @@ package struct SyncWireWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -68,7 +73,7 @@ package struct SyncWireWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func value(_ value: SyncValue) {
+    package mutating func value(_ value: SyncValue) {
         switch value {
         case .null: raw("null")
         case .bool(let b): bool(b)
@@ -97,7 +102,7 @@ package struct SyncWireWriter {
         }
     }
 
-    mutating func entry(_ entry: SyncEntry) {
+    package mutating func entry(_ entry: SyncEntry) {
         switch entry {
         case .change(let c):
             raw(#"{"change":{"child":"#); string(c.child)
