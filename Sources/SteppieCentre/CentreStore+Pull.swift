@@ -42,15 +42,25 @@ extension CentreStore {
             guard case .feed = SyncProtocol.copyStep(nil, cursor: request.cursor, children: children, due: due, position: row.position) else {
                 return nil
             }
-            // Each entry decoded alone: the fast reader, or Foundation's for what it leaves (an
-            // exponent, a fraction whose value is whole).
+            // Each entry decoded alone, from its line's bytes in place: the fast reader, or
+            // Foundation's for what it leaves (an exponent, a fraction whose value is whole).
+            // (`split` on the text's UTF-8 view and a `Data` a line were 3 % of the hub's CPU.)
             var entries: [SyncEntry] = []
-            for line in row.entries.utf8.split(separator: UInt8(ascii: "\n")) {
-                guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: Data(line)) else {
-                    throw PostgresError.unexpectedValue(column: 5, expected: "a feed entry", statement: "feed")
+            entries.reserveCapacity(Int(row.count))
+            var text = row.entries
+            let whole = text.withUTF8 { utf8 -> Bool in
+                var start = 0
+                for end in 0...utf8.count where end == utf8.count || utf8[end] == UInt8(ascii: "\n") {
+                    defer { start = end + 1 }
+                    guard end > start else { continue }
+                    let line = UnsafeBufferPointer(rebasing: utf8[start..<end])
+                    guard let entry = SyncWireReader.read(SyncEntry.self, from: line)
+                            ?? (try? JSONDecoder().decode(SyncEntry.self, from: Data(line))) else { return false }
+                    entries.append(entry)
                 }
-                entries.append(entry)
+                return true
             }
+            guard whole else { throw PostgresError.unexpectedValue(column: 5, expected: "a feed entry", statement: "feed") }
             guard entries.count == Int(row.count) else {
                 throw PostgresError.unexpectedValue(column: 7, expected: "\(row.count) feed entries", statement: "feed")
             }
