@@ -43,9 +43,12 @@ package enum SyncCopyFetch {
         }
         let path = path(databasePath: databasePath, name: file.name)
         _ = try OwnerOnly.createFileIfMissing(path)
-        guard let handle = FileHandle(forUpdatingAtPath: path) else {
-            throw StoreError.fileSystem(path: path, reason: "cannot be opened for writing")
-        }
+        // Closed on exec: a process this one starts while it holds the file must not inherit the
+        // descriptor, and with it the lock, for as long as that process runs (`FileHandle`'s own
+        // opening leaves it open across exec).
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StoreError.fileSystem(path: path, reason: "cannot be opened for writing") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0, sameFile(handle.fileDescriptor, path) else {
             // Held by another process, or it took the file and removed it since we opened it.
             try? handle.close()

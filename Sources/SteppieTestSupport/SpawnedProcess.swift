@@ -65,6 +65,9 @@ public final class SpawnedProcess {
             posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         }
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        // Nothing else of the test process: tests run side by side in it, and a descriptor another
+        // test holds open (a file it locks, a socket) must not live on in this child.
+        _ = Self.closeFrom?(&actions, 3)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
@@ -97,6 +100,13 @@ public final class SpawnedProcess {
         stdinFD = input?.write ?? -1
         stdoutFD = output?.read ?? -1
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc
+    /// module does not show; nil where the C library has none.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// A pipe whose two ends are closed on exec, so that no other child inherits them (the child
     /// this one is for gets its end through dup2, which clears the flag).

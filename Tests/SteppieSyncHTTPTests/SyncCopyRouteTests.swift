@@ -64,7 +64,7 @@ import Testing
         // stands for another process).
         let part = Array(Copies.bytes.prefix(1_000_000))
         #expect(FileManager.default.createFile(atPath: path, contents: Data(part)))
-        let other = open(path, O_RDWR)
+        let other = open(path, O_RDWR | O_CLOEXEC)
         #expect(other >= 0 && flock(other, LOCK_EX) == 0)
         #expect(throws: StoreError.syncCopyFileBusy) { _ = try SyncCopyFetch.fetch(file, databasePath: database, client: client) }
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == part)
@@ -76,8 +76,19 @@ import Testing
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == Copies.bytes)
         #expect(throws: StoreError.syncCopyFileBusy) { _ = try SyncCopyFetch.fetch(file, databasePath: database, client: client) }
         // A process that opened the file before its holder took it and removed it finds it gone.
-        let stale = open(path, O_RDWR)
+        let stale = open(path, O_RDWR | O_CLOEXEC)
         #expect(stale >= 0)
+        // A program the holder starts meanwhile (spawned as libc spawns, every descriptor not
+        // closed on exec inherited) does not keep the lock once the holder lets it go.
+        var child: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&child, "/bin/sleep", nil, nil, argv, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(child, &status, 0)
+        }
         try FileManager.default.removeItem(atPath: path)
         fetched.release()
         #expect(flock(stale, LOCK_EX | LOCK_NB) == 0 && !SyncCopyFetch.sameFile(stale, path))
