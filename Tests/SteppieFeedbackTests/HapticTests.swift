@@ -58,8 +58,13 @@ import Testing
         }
         let engine = FeedbackEngine(output: NullOutput(), sounds: Fixture.sounds, render: Fixture.render, log: { _ in })
         let normal = Fixture.feedback(.normal)
-        let cue = Cue.make(.completed, feedback: normal)
+        // Without its sentence: espeak-ng's waveform generator keeps state from one utterance to
+        // the next, so a sentence said again is not the same samples, and the three renders below
+        // would be the same only while the shared speech cache kept it (another test clears it).
+        var cue = Cue.make(.completed, feedback: normal)
+        cue.speech = nil
         let withPulse = try engine.renderToBuffer(cue, feedback: normal, locale: "en")
+        #expect(withPulse.samples.count > HapticAudio.render(.light, gain: cue.hapticGain).count)
         let recorder = Recorder()
         engine.setHaptics([recorder], audioPulse: false)
         #expect(!engine.mixesAudioPulse)

@@ -91,8 +91,37 @@ import Testing
         }
         try FileManager.default.removeItem(atPath: path)
         fetched.release()
-        #expect(flock(stale, LOCK_EX | LOCK_NB) == 0 && !SyncCopyFetch.sameFile(stale, path))
+        // Another test may be starting a program at this moment: until its exec the new process
+        // holds every descriptor of this one, those closed on exec too, so the lock comes free when
+        // that exec is done, not always at this instant (it failed here so under a loaded CI).
+        // Without the fix the sleeping child keeps the lock for 30 s, and this waits 10.
+        let deadline = Date().addingTimeInterval(10)
+        var locked = flock(stale, LOCK_EX | LOCK_NB) == 0
+        while !locked, Date() < deadline {
+            usleep(10_000)
+            locked = flock(stale, LOCK_EX | LOCK_NB) == 0
+        }
+        #expect(locked, "the lock outlived its holder; the file is open in: \(Self.holders(of: stale))")
+        #expect(!SyncCopyFetch.sameFile(stale, path))
         close(stale)
+    }
+
+    /// Every process's descriptor (but `fd` itself) open on the file `fd` is open on, as
+    /// `pid fd (command line)`: what a lock that outlived its holder is held by.
+    static func holders(of fd: Int32) -> [String] {
+        var mine = stat()
+        guard fstat(fd, &mine) == 0 else { return [] }
+        var found: [String] = []
+        for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int32(pid) != nil {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
+                var other = stat()
+                guard stat("/proc/\(pid)/fd/\(entry)", &other) == 0, other.st_dev == mine.st_dev, other.st_ino == mine.st_ino,
+                      !(Int32(pid) == getpid() && Int32(entry) == fd) else { continue }
+                let command = ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").replacingOccurrences(of: "\0", with: " ")
+                found.append("\(pid) \(entry) (\(command))")
+            }
+        }
+        return found
     }
 
     @Test func whatMayNotHaveAFileIsRefused() throws {
