@@ -39,12 +39,16 @@ extension CentreStore {
     /// look-up. Names compare as their text with ASCII letters folded, code unit by code unit, as
     /// SQLite's `NOCASE` compares them at home (a name spelled with a combining accent is not the
     /// same name as one with the accented letter).
+    /// A shown (not archived) child's name as its register keeps it (not a JSON string: empty);
+    /// nil when the hub has no such child.
+    static func shownChildName(_ c: PostgresConnection, _ id: String) throws -> String? {
+        try c.queryFirst(Statements.shownChildName, [.text(id)], { SyncJSON.value(try $0.text(0))?.string ?? "" })
+    }
+
     static func settleChildNames(_ c: PostgresConnection, _ touched: Set<String>, clock: inout HubClock, now: Int64) throws {
         for id in touched.sorted() {
             // The push holds `namesLockKey`: no other push changes a name meanwhile.
-            guard let name = try c.queryFirst(Statements.shownChildName, [.text(id)], { SyncJSON.value(try $0.text(0))?.string ?? "" }) else {
-                continue
-            }
+            guard let name = try shownChildName(c, id) else { continue }
             func taken(_ candidate: String) throws -> Bool {
                 try c.queryFirst(Statements.childNameTaken, [.text(nameKey(candidate)), .text(id)]) { _ in true } ?? false
             }

@@ -107,18 +107,18 @@ extension CentreStore {
         try pool.withConnection { c in try c.query(Self.servingDevices, [.integer(group), .textArray(children)], Self.device) }
     }
 
-    /// The names of these devices (ids), those that are still joined.
-    package func deviceNames(_ ids: Set<String>) throws -> [String: String] {
+    /// The names of these devices, those that are still joined.
+    package func deviceNames(_ ids: Set<DeviceID>) throws -> [DeviceID: String] {
         guard !ids.isEmpty else { return [:] }
         return try pool.withConnection { c in
-            Dictionary(try c.query("SELECT id, name FROM devices WHERE id = ANY ($1::text[])", [.textArray(ids.sorted())]) { r in
-                (try r.text(0), try r.text(1))
-            }, uniquingKeysWith: { a, _ in a })
+            Dictionary(try c.query("SELECT id, name FROM devices WHERE id = ANY ($1::text[])", [.textArray(ids.map(\.text).sorted())]) { r in
+                (DeviceID(try r.text(0)), try r.text(1))
+            }.compactMap { id, name in id.map { ($0, name) } }, uniquingKeysWith: { a, _ in a })
         }
     }
 
     /// A shown (not archived) child's name; nil when the hub has no such child.
     package func childName(_ id: String) throws -> String? {
-        try pool.withConnection { c in try c.queryFirst(Statements.shownChildName, [.text(id)], { SyncJSON.value(try $0.text(0))?.string ?? "" }) }
+        try pool.withConnection { c in try Self.shownChildName(c, id) }
     }
 }

@@ -53,9 +53,9 @@ extension CentreStore {
                 for end in 0...utf8.count where end == utf8.count || utf8[end] == UInt8(ascii: "\n") {
                     defer { start = end + 1 }
                     guard end > start else { continue }
-                    let line = UnsafeBufferPointer(rebasing: utf8[start..<end])
-                    guard let entry = SyncWireReader.read(SyncEntry.self, from: line)
-                            ?? (try? JSONDecoder().decode(SyncEntry.self, from: Data(line))) else { return false }
+                    guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: UnsafeBufferPointer(rebasing: utf8[start..<end])) else {
+                        return false
+                    }
                     entries.append(entry)
                 }
                 return true

@@ -134,13 +134,17 @@ extension CentreStore {
             w.string(change.record); w.raw(",")
             w.string(change.field); w.raw(",")
             w.string(change.child); w.raw(",")
-            // A value holding a double JSON cannot say (never one a device sent as JSON) is null, as it always was.
-            if Self.writable(change.value) { w.value(change.value) } else { w.raw("null") }
-            w.raw(",")
+            Self.write(change.value, to: &w); w.raw(",")
             w.string(change.stamp.description); w.raw("]")
         }
         w.raw("]")
         return PostgresConnection.Step(Statements.registers, [.text(w.text)])
+    }
+
+    /// Writes `value`, or null when it holds a double JSON cannot say (never one a device sent as
+    /// JSON), as `SyncJSON.text` always gave it.
+    static func write(_ value: SyncValue, to w: inout SyncWireWriter) {
+        if writable(value) { w.value(value) } else { w.raw("null") }
     }
 
     /// Whether every double in `value` is finite (JSON has no NaN nor infinity).
@@ -170,8 +174,8 @@ extension CentreStore {
             w.raw(#","kind":"#); w.string(event.kind.rawValue)
             w.raw(#","at":"#); w.string(event.at)
             w.raw(#","stamp":"#); w.string(event.stamp.description)
-            if let title = event.shownTitle { w.raw(#","title":"#); if Self.writable(title) { w.value(title) } else { w.raw("null") } }
-            if let icon = event.shownIcon { w.raw(#","icon":"#); if Self.writable(icon) { w.value(icon) } else { w.raw("null") } }
+            if let title = event.shownTitle { w.raw(#","title":"#); Self.write(title, to: &w) }
+            if let icon = event.shownIcon { w.raw(#","icon":"#); Self.write(icon, to: &w) }
             w.raw("}")
         }
         w.raw("]")

@@ -40,7 +40,6 @@ package struct CentreStore: Sendable {
         }
     }
 
-    /// The hub's device id (its stamps' device; what a joined device records as its hub).
     /// Whether a `steppie hub` has set this database up: its migrations recorded and its identity's table made.
     package func isSetUp() throws -> Bool {
         try pool.withConnection { c in
@@ -50,6 +49,7 @@ package struct CentreStore: Sendable {
         }
     }
 
+    /// The hub's device id (its stamps' device; what a joined device records as its hub).
     package func hubDevice() throws -> DeviceID {
         try pool.withConnection { c in try Self.hubDevice(c) }
     }

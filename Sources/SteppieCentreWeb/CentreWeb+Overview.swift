@@ -64,7 +64,7 @@ extension CentreWeb {
         // group since): its name is read too; a removed device has none.
         var names = Dictionary(served.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let others = Set(overview.children.compactMap { $0.lastPress?.device }).subtracting(names.keys).subtracting([hub])
-        for (id, name) in try store.deviceNames(Set(others.map(\.text))) { if let device = DeviceID(id) { names[device] = name } }
+        names.merge(try store.deviceNames(others)) { kept, _ in kept }
         let rows = overview.children.map { child -> OverviewModel.Row in
             let press = child.lastPress.map { press -> String in
                 let device = press.device == hub ? r.t("staff.overview.hub") : names[press.device] ?? r.t("staff.overview.removedDevice")

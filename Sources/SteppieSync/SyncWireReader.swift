@@ -13,6 +13,13 @@ package enum SyncWireReader {
         return try JSONDecoder().decode(type, from: data)
     }
 
+    /// `type` from bytes read in place (a line of a longer text): as `decode(_:from:)`, the bytes
+    /// copied only for `JSONDecoder`.
+    package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+        if let fast = read(type, from: bytes) { return fast }
+        return try JSONDecoder().decode(type, from: Data(bytes))
+    }
+
     /// The fast reader alone: nil when it does not know the type or leaves the input to `JSONDecoder`.
     package static func read<T>(_ type: T.Type, from data: some Collection<UInt8>) -> T? {
         let known = type == PullReply.self || type == PushRequest.self || type == SyncEntry.self || type == SyncValue.self

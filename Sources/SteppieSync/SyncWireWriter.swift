@@ -27,8 +27,7 @@ package struct SyncWireWriter {
         return writer.failed ? nil : writer.bytes
     }
 
-    /// True when a double could not be written (`JSONEncoder` refuses it too).
-    package private(set) var failed = false
+    private var failed = false
 
     /// Bytes written as they are (punctuation, keys).
     package mutating func raw(_ text: StaticString) {

@@ -221,7 +221,7 @@ extension CentreTests {
             #expect(try store.group(id: 999_999) == nil)
             // Names of the devices that made presses: a removed device has none.
             #expect(try store.remove(device: try id("gone"), actor: centre.admin))
-            #expect(try store.deviceNames([try id("office").text, try id("gone").text]) == [try id("office").text: "office"])
+            #expect(try store.deviceNames([try id("office"), try id("gone")]) == [try id("office"): "office"])
             // A child's name for its month page: none for an archived child or an unknown id.
             #expect(try store.childName(centre.mina) == "Mina")
             var home = centre.home
