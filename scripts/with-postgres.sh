@@ -14,6 +14,8 @@
 #   STEPPIE_TEST_POSTGRES_DATA   the cluster's data folder
 #   STEPPIE_TEST_POSTGRES_PGCTL  a script running pg_ctl on that cluster as the right user, with
 #                                its log file set (`$STEPPIE_TEST_POSTGRES_PGCTL restart -m fast -w`)
+# STEPPIE_POSTGRES_CONF, when set, is appended to the cluster's postgresql.conf (for a profile:
+# STEPPIE_POSTGRES_CONF="shared_preload_libraries = 'pg_stat_statements'").
 # The cluster is stopped (fast, then immediate, then its postmaster killed by PID) and the folder
 # removed on every exit path; the exit status is the command's.
 set -u
@@ -93,6 +95,7 @@ shared_buffers = 32MB
 fsync = off
 synchronous_commit = off
 full_page_writes = off
+${STEPPIE_POSTGRES_CONF:-}
 EOF
 
 STARTED=yes

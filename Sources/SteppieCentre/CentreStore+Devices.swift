@@ -84,7 +84,11 @@ extension CentreStore {
     }
 
     static func remove(_ c: PostgresConnection, device: DeviceID) throws -> Bool {
-        try c.run("DELETE FROM devices WHERE id = $1", [.text(device.text)]) == 1
+        let removed = try c.run("DELETE FROM devices WHERE id = $1", [.text(device.text)]) == 1
+        // Every held pull looks again, its device admitted anew: one of this device's is refused
+        // (woken by a push, a held pull answers from its process's tail without reading its row).
+        if removed { try Self.nudge(c) }
+        return removed
     }
 
     /// Gives a device these children of its own, besides its group's (its next pull is a fresh

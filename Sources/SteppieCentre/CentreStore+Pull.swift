@@ -70,6 +70,47 @@ extension CentreStore {
         }
     }
 
+    /// The feed's entries after `position` for a process's tail (`FeedTail`, read by
+    /// `PostgresSyncHub`'s follower): at most `limit` in position order, each decoded once, with
+    /// the head they reach in one snapshot (the last one's position when the limit was reached,
+    /// else the feed's newest position, or where it was forgotten through when that is later).
+    package func feedAfter(_ position: UInt64, limit: Int, now: Int64) throws -> (items: [FeedTail.Item], head: UInt64) {
+        try pool.withConnection { c in
+            guard let row = try c.queryFirst(Statements.feedAfter, [.integer(Int64(clamping: position)), .int(limit)], { r in
+                (newest: UInt64(clamping: try r.int(0)), forgotten: UInt64(clamping: try r.int(1)), lines: try r.text(2), count: try r.int(3))
+            }) else {
+                throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
+            }
+            // A line a row: its position, a tab, its origin, a tab, its entry (`jsonb` text has no
+            // tab nor line break of its own; a device's id has none either).
+            var items: [FeedTail.Item] = []
+            items.reserveCapacity(Int(row.count))
+            var text = row.lines
+            let whole = text.withUTF8 { utf8 -> Bool in
+                var start = 0
+                for end in 0...utf8.count where end == utf8.count || utf8[end] == UInt8(ascii: "\n") {
+                    defer { start = end + 1 }
+                    guard end > start else { continue }
+                    let line = UnsafeBufferPointer(rebasing: utf8[start..<end])
+                    guard let tab = line.firstIndex(of: UInt8(ascii: "\t")),
+                          let second = line[(tab + 1)...].firstIndex(of: UInt8(ascii: "\t")),
+                          let at = UInt64(String(decoding: UnsafeBufferPointer(rebasing: line[..<tab]), as: UTF8.self)),
+                          let entry = try? SyncWireReader.decode(SyncEntry.self, from: UnsafeBufferPointer(rebasing: line[(second + 1)...])) else {
+                        return false
+                    }
+                    let origin = String(decoding: UnsafeBufferPointer(rebasing: line[(tab + 1)..<second]), as: UTF8.self)
+                    items.append(FeedTail.Item(position: at, origin: origin, entry: entry, readAt: now))
+                }
+                return true
+            }
+            guard whole, items.count == Int(row.count) else {
+                throw PostgresError.unexpectedValue(column: 2, expected: "\(row.count) feed entries", statement: "feed")
+            }
+            let head = items.count == limit ? items[items.count - 1].position : max(row.newest, row.forgotten, items.last?.position ?? 0)
+            return (items, head)
+        }
+    }
+
     /// The feed after the cursor for the device's children, skipping its own entries
     /// (`HubFeed.pull`), or a page of a fresh copy when its children changed, it asks to go on
     /// with one, or its cursor is older than the feed keeps. Pushes commit in position order
@@ -203,19 +244,22 @@ extension CentreStore {
     /// (`MAX(position) … WHERE taken_at < cutoff` alone walked the whole feed backwards by
     /// position when nothing was that old: with 50,000 entries it filled the pool); forgetting
     /// holds the `hub_state` row.
-    package func forget(now: Int64) throws {
+    /// Returns the position forgotten through when it forgot anything.
+    @discardableResult
+    package func forget(now: Int64) throws -> UInt64? {
         let cutoff = now - SyncProtocol.feedHorizonMilliseconds
-        try pool.withConnection { c in
+        return try pool.withConnection { c -> UInt64? in
             guard let oldest = try c.queryFirst(Statements.oldestTaken, [], { try $0.optionalInt(0) }) ?? nil, oldest < cutoff,
                   let last = try c.queryFirst("SELECT MAX(position) FROM feed WHERE taken_at < $1", [.integer(cutoff)], {
                       try $0.optionalInt(0)
-                  }) ?? nil else { return }
+                  }) ?? nil else { return nil }
             try c.transaction { c in
                 _ = try Self.lockHub(c)
                 try c.run("DELETE FROM feed WHERE position <= $1", [.integer(last)])
                 try c.run("UPDATE hub_state SET forgotten_through = GREATEST(forgotten_through, $1) WHERE id = 'singleton'",
                           [.integer(last)])
             }
+            return UInt64(clamping: last)
         }
     }
 }

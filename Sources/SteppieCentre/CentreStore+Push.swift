@@ -21,6 +21,19 @@ extension CentreStore {
     /// of what the push names read in one, the writes, the feed and the commit in the other, with
     /// the rules checked in between; one statement at a time was eleven round trips a push.
     package func push(_ request: PushRequest, credentialHash: String, now: Int64) throws -> Result<PushReply, SyncRefusal> {
+        try pushFeeding(request, credentialHash: credentialHash, now: now).map(\.reply)
+    }
+
+    /// What a push appended to the feed: its entries, at consecutive positions from `first`.
+    package struct Fed: Sendable {
+        package let first: UInt64
+        package let entries: [SyncEntry]
+    }
+
+    /// `push`, with what it appended to the feed when it committed (nil when it took nothing new,
+    /// or settled a child's name, whose renames the feed holds after its entries): its hub process
+    /// puts them in its tail without reading them back (`PostgresSyncHub`, `FeedTail.appendPushed`).
+    package func pushFeeding(_ request: PushRequest, credentialHash: String, now: Int64) throws -> Result<(reply: PushReply, fed: Fed?), SyncRefusal> {
         if let refusal = Self.versionRefusal(request.protocolVersion) { return .failure(refusal) }
         let entries = request.entries.map(\.entry)
         let tooLarge = request.entries.count > SyncProtocol.maxBatchEntries
@@ -33,9 +46,9 @@ extension CentreStore {
         let keys = tooLarge ? [] : Self.ownerKeys(of: entries)
         if !keys.isEmpty { steps.append(Self.ownersStep(keys)) }
         return try pool.withConnection { c in
-            try c.transaction(beginningWith: steps) { c, read -> Result<PushReply, SyncRefusal> in
+            try c.transaction(beginningWith: steps) { c, read -> Result<(reply: PushReply, fed: Fed?), SyncRefusal> in
                 let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
-                guard case .success(let device) = admitted else { return admitted.map { _ in PushReply(acknowledged: 0, hubTime: now) } }
+                guard case .success(let device) = admitted else { return admitted.map { _ in (PushReply(acknowledged: 0, hubTime: now), nil) } }
                 guard !tooLarge else { return .failure(.tooLarge) }
                 let acked = device.acknowledged
                 var expected = acked + 1
@@ -46,7 +59,7 @@ extension CentreStore {
                     expected += 1
                     fresh.append(numbered.entry)
                 }
-                guard !fresh.isEmpty else { return .success(PushReply(acknowledged: acked, hubTime: now)) }
+                guard !fresh.isEmpty else { return .success((PushReply(acknowledged: acked, hubTime: now), nil)) }
                 var children = device.children, own = device.own
                 var owners = keys.isEmpty ? [:] : try Self.owners(read, at: admitAt + 1)
                 for entry in fresh {
@@ -81,7 +94,8 @@ extension CentreStore {
                 // this process waits for the answer and to be scheduled again.
                 if !names { writes.append(PostgresConnection.Step(PostgresConnection.commit)) }
                 let written = try c.pipeline(writes)
-                guard written.affected(fedAt) == fresh.count else {
+                let positions = try written.rows(fedAt) { UInt64(clamping: try $0.int(0)) }
+                guard positions.count == fresh.count else {
                     throw PostgresError.unexpectedValue(column: 0, expected: "the hub_state row", statement: "hub_state")
                 }
                 let namesTouched = try registersAt.map { at in
@@ -96,7 +110,10 @@ extension CentreStore {
                     try c.run("UPDATE hub_state SET clock_wall = $1, clock_counter = $2 WHERE id = 'singleton'",
                               [.integer(clock.last.wall), .integer(Int64(clock.last.counter))])
                 }
-                return .success(PushReply(acknowledged: expected - 1, hubTime: now))
+                // Consecutive (one insert under the hub lock): what the tail may take as it is.
+                let consecutive = positions.enumerated().allSatisfy { $0.element == positions[0] + UInt64($0.offset) }
+                let fed = namesTouched.isEmpty && consecutive ? Fed(first: positions[0], entries: fresh) : nil
+                return .success((PushReply(acknowledged: expected - 1, hubTime: now), fed))
             }
         }
     }

@@ -254,6 +254,16 @@ enum Statements {
                (SELECT max(position) FROM found), (SELECT count(*) FROM found)
         FROM device, head
         """)
+    /// A process's read of the feed for its tail (`CentreStore.feedAfter`), one snapshot: the
+    /// newest position, where the feed was forgotten through, and the entries after `$1` (at most
+    /// `$2`, from the primary key in order) one a line, `position TAB origin TAB entry`, with their count.
+    static let feedAfter = PostgresStatement("centre_feed_after", """
+        WITH found AS (SELECT position, origin, entry FROM feed WHERE position > $1::bigint ORDER BY position LIMIT $2::bigint)
+        SELECT COALESCE((SELECT MAX(position) FROM feed), 0), forgotten_through,
+               COALESCE((SELECT string_agg(position::text || E'\\t' || origin || E'\\t' || entry::text, E'\\n' ORDER BY position) FROM found), ''),
+               (SELECT count(*) FROM found)
+        FROM hub_state WHERE id = 'singleton'
+        """)
     /// Last writer wins by hybrid timestamp: stamps compare as their wire text, byte by byte
     /// (`COLLATE "C"`, as SQLite compares them), never by a locale's collation.
     static let register = PostgresStatement("centre_register", """
@@ -282,7 +292,7 @@ enum Statements {
     /// A push's end (`CentreStore.push`): the `hub_state` row locked by the update that moves
     /// the hub's clock to the push's latest stamp (wall, counter) when it is later, then the feed
     /// rows (`CentreStore.feedRows`: a `jsonb` array of `[child, entry]`) inserted after it, in
-    /// its order. The insert reads the update's row, so its positions are taken only once the
+    /// its order, returning their positions. The insert reads the update's row, so its positions are taken only once the
     /// lock is held; the sort makes every row wait for it.
     static let clockAndFeed = PostgresStatement("centre_clock_and_feed", """
         WITH clock AS (
@@ -293,6 +303,7 @@ enum Statements {
         )
         INSERT INTO feed (origin, child, taken_at, entry)
         SELECT $3::text, f->>0, $4::bigint, f->1 FROM clock, jsonb_array_elements($5::jsonb) WITH ORDINALITY AS t(f, n) ORDER BY n
+        RETURNING position
         """)
     /// The owner (child) of each `[entity, record]` in a `jsonb` array that the hub knows.
     static let owners = PostgresStatement("centre_owners", """

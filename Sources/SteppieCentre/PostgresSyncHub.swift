@@ -12,6 +12,11 @@ import Synchronization
 /// another process on the same database wakes it through PostgreSQL's NOTIFY at that push's commit
 /// (`startListening`), and is read at the next poll in any case (`nudgedPollMilliseconds` while the
 /// listener is connected, `pollMilliseconds` while it is not) — or its wait is over.
+/// While the listener runs, the process keeps the feed's newest entries (`FeedTail`): a push it
+/// takes puts its own entries there as it committed them, other processes' pushes are read once
+/// for the whole process (`catchUp`), and the held pulls they concern are woken and answer from
+/// it. A push that woke two devices' pulls was two reads of the feed, each with its device's row
+/// (docs/centre.md, "One read of the feed for every held pull").
 /// A database that cannot answer now (a lost connection, a busy pool, a restart) is `unavailable`:
 /// the device keeps its changes and asks again.
 package final class PostgresSyncHub: SyncHubHandling {
@@ -48,6 +53,24 @@ package final class PostgresSyncHub: SyncHubHandling {
     private let answered = BlockingLock<[String: Answered]>([:])
     /// Pulls held without reading the feed (`quietHold`), for tests and the benchmark.
     private let quietHolds = Atomic<Int>(0)
+    /// Pulls answered from the tail (with no read of the database's feed), for tests and the benchmark.
+    private let tailAnswers = Atomic<Int>(0)
+    /// The feed's newest entries as the follower last read them (`FeedTail`).
+    private let tail = BlockingLock(FeedTail())
+    /// Whether the follower should read again (a push was taken, a nudge came), under `followLock`.
+    private let followLock = NSCondition()
+    private nonisolated(unsafe) var followAgain = false
+    /// `catchUp`'s rounds: asked for, covered by a round done, one under way.
+    private let rounds = Rounds()
+    /// Whether the last round failed.
+    private let failing = Atomic<Bool>(false)
+    /// Whether `startListening` started the follower (the tail is then kept).
+    private let following = Atomic<Bool>(false)
+    /// How often the follower reads the feed with no push nor nudge to tell it (a safety net for a
+    /// lost notification), and while the listener is away (no other process's push is told then).
+    package static let followPollMilliseconds = 1_000
+    /// The most entries one read of the follower takes (it reads again at once after a full one).
+    static let followReadLimit = 2_000
     /// How long an answer stays usable for the device's next pull, in the hub's clock.
     package static let answeredForMilliseconds: Int64 = 30_000
     /// The most answers kept (past it they are all dropped: a pull then reads, as it would anyway).
@@ -112,19 +135,131 @@ package final class PostgresSyncHub: SyncHubHandling {
     package var isListening: Bool { listening.load(ordering: .sequentiallyConsistent) }
     /// The notifications the listener has received and acted on (their wake-ups on the board).
     package var nudgesReceived: Int { nudges.load(ordering: .sequentiallyConsistent) }
-    /// The feed reads pulls have made (a held pull's first and each after a wake-up or a poll).
+    /// The looks at the feed pulls have made (a held pull's first and each after a wake-up or a
+    /// poll), from the database or from the process's tail (`pullsAnsweredFromTail`).
     package var pullReads: Int { reads.load(ordering: .sequentiallyConsistent) }
     /// The pulls held without a first read, their device's last answer being still whole.
     package var pullsHeldQuietly: Int { quietHolds.load(ordering: .sequentiallyConsistent) }
+    /// The looks counted in `pullReads` that were answered from the process's tail, not the database's feed.
+    package var pullsAnsweredFromTail: Int { tailAnswers.load(ordering: .sequentiallyConsistent) }
+    /// Whether the follower holds the feed's newest entries now (pulls may answer from them).
+    package var isFollowing: Bool { tail.withLock { $0.base != nil } }
 
     /// Listens on a connection of its own (outside the pool) for the NOTIFY every process sends
     /// when it commits a push or changes what a device gets (`CentreStore.nudge`), and wakes the
     /// held pulls. A lost connection (the database restarted) is made again after a second; in
     /// between, held pulls read at `pollMilliseconds`. Ends when the hub stops.
+    /// The follower starts with it (`follow`).
     package func startListening() {
         let thread = Thread { [self] in listen() }
         thread.name = "steppie-hub-listen"
         thread.start()
+        following.store(true, ordering: .sequentiallyConsistent)
+        let follower = Thread { [self] in follow() }
+        follower.name = "steppie-hub-follow"
+        follower.start()
+    }
+
+    /// Tells the follower to read the feed again (a push was taken, or a nudge came).
+    private func feedMoved() {
+        followLock.lock()
+        followAgain = true
+        followLock.signal()
+        followLock.unlock()
+    }
+
+    /// The follower: brings the tail up to the feed (`catchUp`) whenever told (`feedMoved`: a
+    /// notification) and at least every `followPollMilliseconds`. Ends when the hub stops.
+    private func follow() {
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            let poll = isListening ? Self.followPollMilliseconds : Self.pollMilliseconds
+            let until = Date().addingTimeInterval(Double(failing.load(ordering: .sequentiallyConsistent) ? 1_000 : poll) / 1000)
+            followLock.lock()
+            while !followAgain, !stopping.load(ordering: .sequentiallyConsistent), followLock.wait(until: until) {}
+            followAgain = false
+            followLock.unlock()
+            guard !stopping.load(ordering: .sequentiallyConsistent) else { break }
+            catchUp()
+        }
+        tail.withLock { $0.stop() }
+    }
+
+    /// Brings the tail up to the feed, then wakes the held pulls its new entries concern (after
+    /// they are in the tail: a pull reads the wake-up number, then the tail). One round at a time
+    /// in the process, each covering every call made before it began: a thread finding one under
+    /// way leaves it one more to make and goes on (`wait`: it waits for a round that began after
+    /// its call), so a push's own thread reads what it committed when nobody else is reading (no
+    /// other thread to wake and schedule first, on cores busy with hundreds of requests). A read
+    /// that fails stops the tail, and every held pull is woken to read the database as before;
+    /// the next round starts it again at the feed's head.
+    private func catchUp(wait: Bool = false) {
+        rounds.lock()
+        rounds.requested += 1
+        let ticket = rounds.requested
+        while true {
+            if !rounds.reading, rounds.served < rounds.requested, !stopping.load(ordering: .sequentiallyConsistent) {
+                rounds.reading = true
+                let covering = rounds.requested
+                rounds.unlock()
+                let read = round()
+                rounds.lock()
+                // A failed round lets every caller go: the tail is stopped, every pull woken.
+                rounds.served = read ? covering : rounds.requested
+                rounds.reading = false
+                rounds.broadcast()
+                continue
+            }
+            if rounds.served >= ticket || !wait || stopping.load(ordering: .sequentiallyConsistent) { break }
+            rounds.wait()
+        }
+        rounds.unlock()
+    }
+
+    /// One round of `catchUp`: whether it read.
+    private func round() -> Bool {
+        do {
+            try readFeed()
+            failing.store(false, ordering: .sequentiallyConsistent)
+            return true
+        } catch {
+            let wasFollowing = tail.withLock { t -> Bool in
+                defer { t.stop() }
+                return t.base != nil
+            }
+            if wasFollowing { wake() }
+            if !failing.exchange(true, ordering: .sequentiallyConsistent) {
+                log(CatalogMessage("sync.log.hubStore", ["reason": .message(CatalogMessage.log(error))]))
+            }
+            return false
+        }
+    }
+
+    /// One round of the follower: the feed's entries after the tail's head, until a read finds
+    /// fewer than its limit; the first round (or the first after a failure) only finds the head.
+    private func readFeed() throws {
+        let following = tail.withLock { $0.base != nil ? $0.head : nil }
+        guard let from = following else {
+            let (_, head) = try store.feedAfter(UInt64(Int64.max), limit: 1, now: now)
+            tail.withLock { $0.start(at: head) }
+            // Pulls that read the database since the last round may have missed a wake-up
+            // nobody gave while the tail was away: every one looks once.
+            wake()
+            return
+        }
+        var position = from
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            let (items, head) = try store.feedAfter(position, limit: Self.followReadLimit, now: now)
+            let taken = tail.withLock { $0.take(items, from: position, through: head, now: now) }
+            switch taken {
+            case .restarted:
+                wake()
+                return
+            case .moved(let moved):
+                for (origin, children) in moved { wake(children: children, from: origin) }
+            }
+            guard items.count == Self.followReadLimit else { return }
+            position = tail.withLock { $0.head }
+        }
     }
 
     private func listen() {
@@ -135,18 +270,26 @@ package final class PostgresSyncHub: SyncHubHandling {
                 listening.store(true, ordering: .sequentiallyConsistent)
                 // What was committed while nobody listened is read now.
                 wake()
+                feedMoved()
                 while !stopping.load(ordering: .sequentiallyConsistent) {
                     let arrived = try connection.notifications(waitingUpTo: 500)
                     if !arrived.isEmpty {
                         // A nudge without a payload (a grant, a removal, a group's change): everyone.
                         if arrived.contains(where: { $0.payload.isEmpty }) {
                             wake()
+                            feedMoved()
                         } else {
+                            let followed = isFollowing
+                            var read = false
                             for nudge in arrived {
                                 // This process's own pushes woke its pulls when they returned.
                                 let (sender, origin, children) = CentreStore.nudged(nudge.payload)
-                                if sender != store.sender { wake(children: children, from: origin) }
+                                guard sender != store.sender else { continue }
+                                if followed { read = true } else { wake(children: children, from: origin) }
                             }
+                            // Followed: a round that began after these commits puts their entries
+                            // in the tail and wakes the pulls they concern, before they are counted.
+                            if read { catchUp(wait: true) }
                         }
                         // Counted once acted on: whoever sees the count has the wake-ups on the
                         // board (counted before, a test reading right after could begin its read
@@ -173,13 +316,33 @@ package final class PostgresSyncHub: SyncHubHandling {
         // nobody). Not the pushing device's own held pull: it would find only its own entries.
         let touched = Set(request.entries.map(\.entry.child))
         do {
-            let reply = try answer { try store.push(request, credentialHash: hash, now: now) }
-            wake(children: touched, from: request.device.text)
+            let (reply, fed) = try answer { try store.pushFeeding(request, credentialHash: hash, now: now) }
+            // Its own entries go into the tail as they are (no read of the feed) when they follow
+            // its head; otherwise the tail is brought up to the feed by a read.
+            if let fed, following.load(ordering: .sequentiallyConsistent) {
+                let items = fed.entries.enumerated().map {
+                    FeedTail.Item(position: fed.first + UInt64($0.offset), origin: request.device.text, entry: $0.element, readAt: now)
+                }
+                if let moved = tail.withLock({ $0.appendPushed(items, now: now) }) {
+                    for (origin, children) in moved { wake(children: children, from: origin) }
+                    return reply
+                }
+            }
+            pushed(touched, from: request.device.text)
             return reply
         } catch {
-            if error == .unavailable { wake(children: touched, from: request.device.text) }
+            if error == .unavailable { pushed(touched, from: request.device.text) }
             throw error
         }
+    }
+
+    /// After a push that may have been taken: the tail is brought up to the feed (`catchUp`, in
+    /// this thread when no other is at it), which wakes the pulls it concerns; without a tail (no
+    /// follower, or its reads failing), they are woken here.
+    private func pushed(_ children: Set<String>, from origin: String) {
+        guard following.load(ordering: .sequentiallyConsistent) else { return wake(children: children, from: origin) }
+        if !isFollowing { wake(children: children, from: origin) }
+        if failing.load(ordering: .sequentiallyConsistent) { feedMoved() } else { catchUp() }
     }
 
     package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {
@@ -189,6 +352,10 @@ package final class PostgresSyncHub: SyncHubHandling {
         var request = request
         // A device coming straight back after an answer, with nothing new since, is held at once.
         var quiet = wait > 0 ? try quietHold(request, credentialHash: hash) : nil
+        // The device as this request last found it admitted: the wake-up number before that and
+        // its children (the tail answers with no admission of its own until something that
+        // concerns every device moves: a grant, a removal, a group's change).
+        var admission: (seen: Int, children: Set<String>)? = quiet
         while true {
             let seen: Int, children: Set<String>
             if let held = quiet {
@@ -198,15 +365,24 @@ package final class PostgresSyncHub: SyncHubHandling {
                 let current = request, now = self.now
                 seen = wakeupCount
                 reads.add(1, ordering: .sequentiallyConsistent)
-                let reply = try answer {
+                let reply = try answer { () throws -> Result<PullReply, SyncRefusal> in
                     // The feed keeps its horizon (one indexed read when there is nothing to forget),
                     // looked at once in `forgetEveryMilliseconds` of the hub's clock, not at every read.
                     let last = lastForget.load(ordering: .sequentiallyConsistent)
                     if now - last >= Self.forgetEveryMilliseconds || now < last {
                         lastForget.store(now, ordering: .sequentiallyConsistent)
-                        try store.forget(now: now)
+                        if let forgotten = try store.forget(now: now) { tail.withLock { $0.forget(through: forgotten) } }
                     }
-                    return try store.pull(current, credentialHash: hash, now: now)
+                    if let fromTail = try tailAnswer(current, credentialHash: hash, now: now, seen: seen, admission: &admission) {
+                        return fromTail
+                    }
+                    let read = try store.pull(current, credentialHash: hash, now: now)
+                    if case .success(let r) = read, !r.freshCopy, r.copyAfter == nil {
+                        admission = (seen, Set(r.children))
+                    } else {
+                        admission = nil
+                    }
+                    return read
                 }
                 if !reply.entries.isEmpty || reply.more || reply.freshCopy || Date() >= deadline
                     || stopping.load(ordering: .sequentiallyConsistent) {
@@ -232,6 +408,34 @@ package final class PostgresSyncHub: SyncHubHandling {
             waiter.condition.unlock()
             board.withLock { $0.remove(waiter) }
         }
+    }
+
+    /// A pull answered from the process's tail when it covers the pull's cursor (nil otherwise:
+    /// the database's feed is read). The device is admitted first (its credential, clock and
+    /// children, its contact and cursor written: `CentreStore.admitPull`) unless this request
+    /// admitted it already and nothing that concerns every device moved since; a device owed a
+    /// copy is left to the database's read.
+    private func tailAnswer(_ request: PullRequest, credentialHash: String, now: Int64, seen: Int,
+                            admission: inout (seen: Int, children: Set<String>)?) throws -> Result<PullReply, SyncRefusal>? {
+        guard request.copyAfter == nil, tail.withLock({ $0.covers(request.cursor) }) else { return nil }
+        if let admitted = admission, !board.withLock({ $0.everyoneMoved(since: admitted.seen) }) {
+            // Admitted by this request, and still getting the same children.
+        } else {
+            admission = nil
+            switch try store.admitPull(request, credentialHash: credentialHash, now: now) {
+            case .failure(let refusal):
+                return .failure(refusal)
+            case .success(let device):
+                guard !device.needsCopy else { return nil }
+                admission = (seen, device.children)
+            }
+        }
+        guard let children = admission?.children, let found = tail.withLock({
+            $0.answer(after: request.cursor, children: children, device: request.device.text, limit: SyncProtocol.maxBatchEntries)
+        }) else { return nil }
+        tailAnswers.add(1, ordering: .sequentiallyConsistent)
+        return .success(PullReply(entries: found.entries, cursor: found.cursor, more: found.cursor < found.head, freshCopy: false,
+                                  children: children.sorted(), hubTime: now))
     }
 
     /// A device's last answer from the feed: the cursor it gave, the wake-up number before its
@@ -299,6 +503,20 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 }
 
+/// `PostgresSyncHub.catchUp`'s rounds, under the condition's lock: the calls made, the last one
+/// a finished round covered, and whether one is under way.
+final class Rounds: @unchecked Sendable {
+    private let condition = NSCondition()
+    var requested = 0
+    var served = 0
+    var reading = false
+
+    func lock() { condition.lock() }
+    func unlock() { condition.unlock() }
+    func wait() { condition.wait() }
+    func broadcast() { condition.broadcast() }
+}
+
 /// A held pull's wait: its own condition, the children its device gets, and the device.
 package final class PullWaiter: @unchecked Sendable {
     let condition = NSCondition()
@@ -362,6 +580,10 @@ package struct WakeBoard: Sendable {
         }
         return ids.compactMap { waiting[$0] }.filter { origin == nil || $0.device != origin }
     }
+
+    /// Whether a wake-up for everyone (a grant, a removal, a group's change, a listener's return)
+    /// came after `seen`.
+    package func everyoneMoved(since seen: Int) -> Bool { everyone > seen }
 
     /// Whether anything that concerns a device getting `children` moved after `seen`.
     package func moved(since seen: Int, for children: Set<String>) -> Bool {

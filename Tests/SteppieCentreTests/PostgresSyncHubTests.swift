@@ -633,6 +633,73 @@ extension CentreTests {
             #expect(try after.answered().entries.isEmpty)
         }
 
+        /// A held pull woken by a push is answered from its hub process's tail (`FeedTail`, read
+        /// once for every pull the process holds): no read of the database's feed, and what it is
+        /// given is what that read gives (its children's entries, not its own); a removed device's
+        /// held pull is refused as soon as the removal's notification arrives; a cursor the tail
+        /// does not cover reads the database.
+        @Test func aWokenPullIsAnsweredFromItsProcesssTailOfTheFeed() throws {
+            let first = try CentreFixture()
+            defer { first.database.drop() }
+            let second = try CentreFixture(database: first.database)
+            var (home, school, child) = try Self.twoDevices(first)
+            let other = UUID().uuidString.lowercased()   // home's own second child; school is not given it
+            #expect(try first.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: first.now)]).acknowledged == 2)
+            _ = try second.pullAll(&school)
+            second.hub.startListening()
+            defer { second.hub.shutdown() }
+            #expect(Self.waitUntil { second.hub.isListening && second.hub.isFollowing })
+            let databaseReads = { second.hub.pullReads - second.hub.pullsAnsweredFromTail }
+
+            // Held after its first look (from the tail: the cursor is the feed's head), then woken.
+            var (reads, fromTail) = (databaseReads(), second.hub.pullsAnsweredFromTail)
+            let held = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullsAnsweredFromTail > fromTail })
+            let press = home.press(child: child, routine: "routine-0", now: first.now)
+            let elsewhere = home.press(child: other, routine: "routine-1", now: first.now)
+            let own = school.press(child: child, routine: "routine-2", now: first.now)
+            #expect(try first.push(school, [own]).acknowledged == 1)
+            #expect(try first.push(home, [press, elsewhere]).acknowledged == 4)
+            let reply = try held.answered()
+            #expect(reply.entries == [press.entry], "its child's press, not its own nor another child's")
+            #expect(!reply.more && reply.children == [child])
+            #expect(databaseReads() == reads, "answered without reading the feed")
+            #expect(second.hub.pullsAnsweredFromTail > fromTail)
+            school.cursor = reply.cursor
+            // The same answer as the database's read gives from the cursor it came with.
+            var fromDatabase = school
+            fromDatabase.cursor = 0
+            #expect(try first.pullAll(&fromDatabase).contains(press.entry))
+
+            // A push through the same process: its own thread brings the tail up to the feed.
+            (reads, fromTail) = (databaseReads(), second.hub.pullsAnsweredFromTail)
+            let quiet = second.hub.pullsHeldQuietly
+            let next = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullsAnsweredFromTail + second.hub.pullsHeldQuietly > fromTail + quiet })
+            let again = home.press(child: child, routine: "routine-3", now: second.now)
+            #expect(try second.push(home, [again]).acknowledged == 5)
+            let nextReply = try next.answered()
+            #expect(nextReply.entries == [again.entry])
+            #expect(databaseReads() == reads)
+            school.cursor = nextReply.cursor
+
+            // Removed while held: refused at once, not given the next press from the tail.
+            let looks = second.hub.pullsAnsweredFromTail + second.hub.pullsHeldQuietly + databaseReads()
+            let removed = HeldPull(second, school)
+            #expect(Self.waitUntil { second.hub.pullsAnsweredFromTail + second.hub.pullsHeldQuietly + databaseReads() > looks })
+            let started = Date()
+            #expect(try first.store.remove(device: school.id))
+            _ = try first.push(home, [home.press(child: child, routine: "routine-4", now: first.now)])
+            #expect(throws: SyncRefusal.unknownDevice) { try removed.answered() }
+            #expect(Date().timeIntervalSince(started) < 5, "held until its wait ran out")
+
+            // A cursor older than what the tail began at reads the database.
+            reads = databaseReads()
+            home.cursor = 0
+            #expect(try second.pullAll(&home).count >= 1)
+            #expect(databaseReads() > reads)
+        }
+
         @Test func theWakeBoardTellsAPullWhatConcernsIt() {
             var board = WakeBoard()
             let seen = board.count

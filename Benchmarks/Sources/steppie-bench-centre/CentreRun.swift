@@ -38,6 +38,8 @@ struct CentreRun {
     let seconds: Double
     /// Mornings played one after another on the same set-up.
     var rounds = 1
+    /// Prints the database's statements of the mornings (pg_stat_statements).
+    var statements = false
 
     func run(database: String, hubCount: Int) throws -> Result {
         var result = Result()
@@ -123,9 +125,24 @@ struct CentreRun {
         sampler.start()
         defer { sampling.with { $0 = false } }
         var played: [Result] = []
+        // A profile of the database's statements in the mornings (`--statements`, on a cluster
+        // preloading pg_stat_statements: STEPPIE_POSTGRES_CONF in scripts/with-postgres.sh).
+        if statements {
+            try centre.psql(database, ["-c", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"])
+            try centre.psql(database, ["-c", "SELECT pg_stat_statements_reset()"])
+        }
         for round in 0..<rounds {
             played.append(try play(Morning(devices: simulated, seconds: seconds, seed: 28 + UInt64(round)), database: database,
                                    fleet: fleet, simulated: simulated, hubs: processes.map(\.pid)))
+        }
+        if statements {
+            print("statements of the \(rounds) morning(s) on \(database), by their total time (calls, total ms, mean ms, rows, query):")
+            print(try centre.psql(database, ["-F", " | ", "-c", """
+                SELECT calls, round(total_exec_time::numeric, 1), round(mean_exec_time::numeric, 3), rows,
+                       regexp_replace(left(query, 160), '\\s+', ' ', 'g')
+                FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                ORDER BY total_exec_time DESC LIMIT 30
+                """]))
         }
         let chosen = played.sorted { $0.appliedPerSecond < $1.appliedPerSecond }[played.count / 2]
         result.applied = chosen.applied

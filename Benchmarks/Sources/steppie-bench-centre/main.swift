@@ -19,7 +19,8 @@ import SteppieBenchSupport
 //   times over on one set-up (the round of the median rate reported, all three rates listed): its
 //   ceiling beside the baseline's.
 // Options: --devices N (500), --workers N (32), --seconds S (20); --only-burst runs the morning at
-// once alone (for a profile; no baseline, no ratio).
+// once alone (for a profile; no baseline, no ratio); --statements prints the database's statements
+// of the morning at once (pg_stat_statements preloaded: STEPPIE_POSTGRES_CONF, scripts/with-postgres.sh).
 
 let arguments = CommandLine.arguments
 func option(_ name: String, _ fallback: Int) -> Int { arguments.firstIndex(of: name).flatMap { Int(arguments[$0 + 1]) } ?? fallback }
@@ -67,6 +68,7 @@ do {
     var burstRunner = CentreRun(centre: centre, devices: deviceCount, workers: workers, seconds: 0.001)
     // Each lasts about 2 s, and one alone moved by 15 % from run to run: three, the median kept.
     burstRunner.rounds = 3
+    burstRunner.statements = arguments.contains("--statements")
     if arguments.contains("--only-burst") {
         let burst = try burstRunner.run(database: "bench_burst", hubCount: 1)
         print("the morning at once, " + line(burst))
