@@ -47,17 +47,9 @@ extension CentreStore {
             // (`split` on the text's UTF-8 view and a `Data` a line were 3 % of the hub's CPU.)
             var entries: [SyncEntry] = []
             entries.reserveCapacity(Int(row.count))
-            var text = row.entries
-            let whole = text.withUTF8 { utf8 -> Bool in
-                var start = 0
-                for end in 0...utf8.count where end == utf8.count || utf8[end] == UInt8(ascii: "\n") {
-                    defer { start = end + 1 }
-                    guard end > start else { continue }
-                    guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: UnsafeBufferPointer(rebasing: utf8[start..<end])) else {
-                        return false
-                    }
-                    entries.append(entry)
-                }
+            let whole = Self.eachLine(of: row.entries) { line in
+                guard let entry = try? SyncWireReader.decode(SyncEntry.self, from: line) else { return false }
+                entries.append(entry)
                 return true
             }
             guard whole else { throw PostgresError.unexpectedValue(column: 5, expected: "a feed entry", statement: "feed") }
@@ -67,6 +59,21 @@ extension CentreStore {
             // The device's next request writes it (`pullContact`).
             let cursor = entries.count == limit ? UInt64(clamping: row.last ?? 0) : max(row.position, request.cursor)
             return PullReply(entries: entries, cursor: cursor, more: cursor < row.position, freshCopy: false, children: children, hubTime: now)
+        }
+    }
+
+    /// Hands each non-empty line of `text` to `line` as its bytes in place, until it returns false;
+    /// whether every line was taken.
+    static func eachLine(of text: String, _ line: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 -> Bool in
+            var start = 0
+            for end in 0...utf8.count where end == utf8.count || utf8[end] == UInt8(ascii: "\n") {
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                guard line(UnsafeBufferPointer(rebasing: utf8[start..<end])) else { return false }
+            }
+            return true
         }
     }
 
@@ -85,22 +92,15 @@ extension CentreStore {
             // tab nor line break of its own; a device's id has none either).
             var items: [FeedTail.Item] = []
             items.reserveCapacity(Int(row.count))
-            var text = row.lines
-            let whole = text.withUTF8 { utf8 -> Bool in
-                var start = 0
-                for end in 0...utf8.count where end == utf8.count || utf8[end] == UInt8(ascii: "\n") {
-                    defer { start = end + 1 }
-                    guard end > start else { continue }
-                    let line = UnsafeBufferPointer(rebasing: utf8[start..<end])
-                    guard let tab = line.firstIndex(of: UInt8(ascii: "\t")),
-                          let second = line[(tab + 1)...].firstIndex(of: UInt8(ascii: "\t")),
-                          let at = UInt64(String(decoding: UnsafeBufferPointer(rebasing: line[..<tab]), as: UTF8.self)),
-                          let entry = try? SyncWireReader.decode(SyncEntry.self, from: UnsafeBufferPointer(rebasing: line[(second + 1)...])) else {
-                        return false
-                    }
-                    let origin = String(decoding: UnsafeBufferPointer(rebasing: line[(tab + 1)..<second]), as: UTF8.self)
-                    items.append(FeedTail.Item(position: at, origin: origin, entry: entry, readAt: now))
+            let whole = Self.eachLine(of: row.lines) { line in
+                guard let tab = line.firstIndex(of: UInt8(ascii: "\t")),
+                      let second = line[(tab + 1)...].firstIndex(of: UInt8(ascii: "\t")),
+                      let at = UInt64(String(decoding: UnsafeBufferPointer(rebasing: line[..<tab]), as: UTF8.self)),
+                      let entry = try? SyncWireReader.decode(SyncEntry.self, from: UnsafeBufferPointer(rebasing: line[(second + 1)...])) else {
+                    return false
                 }
+                let origin = String(decoding: UnsafeBufferPointer(rebasing: line[(tab + 1)..<second]), as: UTF8.self)
+                items.append(FeedTail.Item(position: at, origin: origin, entry: entry, readAt: now))
                 return true
             }
             guard whole, items.count == Int(row.count) else {

@@ -50,6 +50,14 @@ extension CentreTests {
             return (home, school, child)
         }
 
+        /// `twoDevices`, and a second child home brought that school is not given.
+        static func twoDevicesAndAnotherChild(_ f: CentreFixture) throws -> (TestDevice, TestDevice, child: String, other: String) {
+            var (home, school, child) = try twoDevices(f)
+            let other = UUID().uuidString.lowercased()
+            #expect(try f.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: f.now)]).acknowledged == 2)
+            return (home, school, child, other)
+        }
+
         @Test func pushesArePulledByTheOtherDeviceNotByTheirOwn() throws {
             let f = try CentreFixture()
             defer { f.database.drop() }
@@ -522,9 +530,7 @@ extension CentreTests {
             let first = try CentreFixture()
             defer { first.database.drop() }
             let second = try CentreFixture(database: first.database)
-            var (home, school, child) = try Self.twoDevices(first)
-            let other = UUID().uuidString.lowercased()   // home's own second child; school is not given it
-            #expect(try first.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: first.now)]).acknowledged == 2)
+            var (home, school, child, other) = try Self.twoDevicesAndAnotherChild(first)
             _ = try second.pullAll(&school)
             _ = try first.pullAll(&home)
             // Listening only now: the set-up's notifications (a join's wakes everyone) are never
@@ -642,9 +648,7 @@ extension CentreTests {
             let first = try CentreFixture()
             defer { first.database.drop() }
             let second = try CentreFixture(database: first.database)
-            var (home, school, child) = try Self.twoDevices(first)
-            let other = UUID().uuidString.lowercased()   // home's own second child; school is not given it
-            #expect(try first.push(home, [home.change(.child, other, child: other, "name", .string("Joon"), now: first.now)]).acknowledged == 2)
+            var (home, school, child, other) = try Self.twoDevicesAndAnotherChild(first)
             _ = try second.pullAll(&school)
             second.hub.startListening()
             defer { second.hub.shutdown() }
