@@ -49,8 +49,9 @@ package struct FeedTail: Sendable {
     /// (another process's push, or one of this process's own whose thread has not appended it
     /// yet), by their first position: appended once the head reaches them.
     private var aside: [UInt64: [Item]] = [:]
-    /// At most this many pushes are held aside (past it they are dropped: a read brings them).
-    static let maxAside = 1_000
+    /// The entries held aside: at most `maxItems` (past it they are all dropped: a read brings
+    /// them), so pushes of 2,000 entries coming faster than reads cannot fill the memory.
+    private var asideCount = 0
     /// At most this many entries are kept...
     package let maxItems: Int
     /// ...and none read longer ago than this, in the hub's clock.
@@ -72,6 +73,7 @@ package struct FeedTail: Sendable {
         first = 0
         byChild = [:]
         aside = [:]
+        asideCount = 0
     }
 
     /// Stops following (a read failed): every pull reads the database until the tail starts again.
@@ -117,8 +119,11 @@ package struct FeedTail: Sendable {
             return moved
         }
         if start > head + 1 {
-            if aside.count >= Self.maxAside { aside = [:] }
-            aside[start] = pushed
+            if asideCount + pushed.count > maxItems {
+                aside = [:]
+                asideCount = 0
+            }
+            if aside.updateValue(pushed, forKey: start) == nil { asideCount += pushed.count }
         }
         return nil
     }
@@ -139,7 +144,11 @@ package struct FeedTail: Sendable {
             for item in next { append(item, &moved) }
         }
         aside = aside.filter { $0.key > head }
+        asideCount = aside.values.reduce(0) { $0 + $1.count }
     }
+
+    /// The entries held aside now.
+    package var heldAside: Int { asideCount }
 
     /// Lets go of entries past the count or the age the tail keeps (the oldest first).
     private mutating func trim(now: Int64) {

@@ -101,6 +101,22 @@ import Testing
         #expect(tail.head == 18 && tail.count == 8)
     }
 
+    @Test func whatIsHeldAsideIsBounded() throws {
+        var tail = FeedTail(maxItems: 100)
+        tail.start(at: 0)
+        // Pushes of 30 entries that never follow the head (position 1 never comes without a read).
+        for n in 0..<10 {
+            let from = UInt64(2 + n * 30)
+            #expect(tail.appendPushed((from..<(from + 30)).map { Self.item($0, "mina", from: Self.home) }, now: 0) == nil)
+            #expect(tail.heldAside <= 100)
+        }
+        #expect(tail.heldAside == 30, "dropped whole when the next would pass the bound")
+        // A read brings everything, what is still aside included, and nothing is held twice.
+        let read = tail.take((1...301).map { Self.item($0, "mina", from: Self.home) }, from: 0, through: 301, now: 0)
+        #expect(read == .moved([Self.home: ["mina"]]))
+        #expect(tail.heldAside == 0 && tail.head == 301 && tail.count == 100)
+    }
+
     @Test func aReadThatBeganBeforeAPushWasAppendedNeitherStartsTheTailAgainNorRepeatsIt() throws {
         var tail = FeedTail()
         tail.start(at: 10)
