@@ -1,6 +1,7 @@
 import SteppieSync
 
-/// The feed's newest entries as one hub process last read them (`PostgresSyncHub`'s follower),
+/// The feed's newest entries as one hub process knows them (`PostgresSyncHub`: its own pushes'
+/// entries as they committed them, the others' read from the database once for the process),
 /// shared by that process's held pulls: a pull woken by a push is answered from here instead of
 /// reading the feed itself (docs/centre.md, "One read of the feed for every held pull").
 ///
