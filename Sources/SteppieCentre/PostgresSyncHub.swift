@@ -37,8 +37,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// pool), and a push wakes only those pulls' threads (one condition for all made every push
     /// wake all 500 held pulls' threads, one after another through its lock, to find most had
     /// nothing to do).
-    private let board = BlockingLock(WakeBoard())
-    private let stopping = Atomic<Bool>(false)
+    let board = BlockingLock(WakeBoard())
+    let stopping = Atomic<Bool>(false)
     /// The hub's time when a pull last looked for feed entries past the horizon.
     private let lastForget = Atomic<Int64>(Int64.min / 2)
     /// How often pulls look for entries past the horizon (180 days): every 10 s of the hub's clock.
@@ -54,18 +54,18 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// Pulls held without reading the feed (`quietHold`), for tests and the benchmark.
     private let quietHolds = Atomic<Int>(0)
     /// Pulls answered from the tail (with no read of the database's feed), for tests and the benchmark.
-    private let tailAnswers = Atomic<Int>(0)
+    let tailAnswers = Atomic<Int>(0)
     /// The feed's newest entries as the follower last read them (`FeedTail`).
-    private let tail = BlockingLock(FeedTail())
+    let tail = BlockingLock(FeedTail())
     /// Whether the follower should read again (a push was taken, a nudge came), under `followLock`.
-    private let followLock = NSCondition()
-    private nonisolated(unsafe) var followAgain = false
+    let followLock = NSCondition()
+    nonisolated(unsafe) var followAgain = false
     /// `catchUp`'s rounds: asked for, covered by a round done, one under way.
-    private let rounds = Rounds()
+    let rounds = Rounds()
     /// Whether the last round failed.
-    private let failing = Atomic<Bool>(false)
+    let failing = Atomic<Bool>(false)
     /// Whether `startListening` started the follower (the tail is then kept).
-    private let following = Atomic<Bool>(false)
+    let followerStarted = Atomic<Bool>(false)
     /// How often the follower reads the feed with no push nor nudge to tell it (a safety net for a
     /// lost notification), and while the listener is away (no other process's push is told then).
     package static let followPollMilliseconds = 1_000
@@ -123,7 +123,7 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 
     /// Wakes the held pulls of devices that get one of `children` (nil: every held pull).
-    private func wake(children: Set<String>? = nil, from origin: String? = nil) {
+    func wake(children: Set<String>? = nil, from origin: String? = nil) {
         let waiting = board.withLock { $0.moved(children, from: origin) }
         for waiter in waiting { waiter.signal() }
     }
@@ -154,112 +154,10 @@ package final class PostgresSyncHub: SyncHubHandling {
         let thread = Thread { [self] in listen() }
         thread.name = "steppie-hub-listen"
         thread.start()
-        following.store(true, ordering: .sequentiallyConsistent)
+        followerStarted.store(true, ordering: .sequentiallyConsistent)
         let follower = Thread { [self] in follow() }
         follower.name = "steppie-hub-follow"
         follower.start()
-    }
-
-    /// Tells the follower to read the feed again (a push was taken, or a nudge came).
-    private func feedMoved() {
-        followLock.lock()
-        followAgain = true
-        followLock.signal()
-        followLock.unlock()
-    }
-
-    /// The follower: brings the tail up to the feed (`catchUp`) whenever told (`feedMoved`: a
-    /// notification) and at least every `followPollMilliseconds`. Ends when the hub stops.
-    private func follow() {
-        while !stopping.load(ordering: .sequentiallyConsistent) {
-            let poll = isListening ? Self.followPollMilliseconds : Self.pollMilliseconds
-            let until = Date().addingTimeInterval(Double(failing.load(ordering: .sequentiallyConsistent) ? 1_000 : poll) / 1000)
-            followLock.lock()
-            while !followAgain, !stopping.load(ordering: .sequentiallyConsistent), followLock.wait(until: until) {}
-            followAgain = false
-            followLock.unlock()
-            guard !stopping.load(ordering: .sequentiallyConsistent) else { break }
-            catchUp()
-        }
-        tail.withLock { $0.stop() }
-    }
-
-    /// Brings the tail up to the feed, then wakes the held pulls its new entries concern (after
-    /// they are in the tail: a pull reads the wake-up number, then the tail). One round at a time
-    /// in the process, each covering every call made before it began: a thread finding one under
-    /// way leaves it one more to make and goes on (`wait`: it waits for a round that began after
-    /// its call), so a push's own thread reads what it committed when nobody else is reading (no
-    /// other thread to wake and schedule first, on cores busy with hundreds of requests). A read
-    /// that fails stops the tail, and every held pull is woken to read the database as before;
-    /// the next round starts it again at the feed's head.
-    private func catchUp(wait: Bool = false) {
-        rounds.lock()
-        rounds.requested += 1
-        let ticket = rounds.requested
-        while true {
-            if !rounds.reading, rounds.served < rounds.requested, !stopping.load(ordering: .sequentiallyConsistent) {
-                rounds.reading = true
-                let covering = rounds.requested
-                rounds.unlock()
-                let read = round()
-                rounds.lock()
-                // A failed round lets every caller go: the tail is stopped, every pull woken.
-                rounds.served = read ? covering : rounds.requested
-                rounds.reading = false
-                rounds.broadcast()
-                continue
-            }
-            if rounds.served >= ticket || !wait || stopping.load(ordering: .sequentiallyConsistent) { break }
-            rounds.wait()
-        }
-        rounds.unlock()
-    }
-
-    /// One round of `catchUp`: whether it read.
-    private func round() -> Bool {
-        do {
-            try readFeed()
-            failing.store(false, ordering: .sequentiallyConsistent)
-            return true
-        } catch {
-            let wasFollowing = tail.withLock { t -> Bool in
-                defer { t.stop() }
-                return t.base != nil
-            }
-            if wasFollowing { wake() }
-            if !failing.exchange(true, ordering: .sequentiallyConsistent) {
-                log(CatalogMessage("sync.log.hubStore", ["reason": .message(CatalogMessage.log(error))]))
-            }
-            return false
-        }
-    }
-
-    /// One round of the follower: the feed's entries after the tail's head, until a read finds
-    /// fewer than its limit; the first round (or the first after a failure) only finds the head.
-    private func readFeed() throws {
-        let following = tail.withLock { $0.base != nil ? $0.head : nil }
-        guard let from = following else {
-            let (_, head) = try store.feedAfter(UInt64(Int64.max), limit: 1, now: now)
-            tail.withLock { $0.start(at: head) }
-            // Pulls that read the database since the last round may have missed a wake-up
-            // nobody gave while the tail was away: every one looks once.
-            wake()
-            return
-        }
-        var position = from
-        while !stopping.load(ordering: .sequentiallyConsistent) {
-            let (items, head) = try store.feedAfter(position, limit: Self.followReadLimit, now: now)
-            let taken = tail.withLock { $0.take(items, from: position, through: head, now: now) }
-            switch taken {
-            case .restarted:
-                wake()
-                return
-            case .moved(let moved):
-                for (origin, children) in moved { wake(children: children, from: origin) }
-            }
-            guard items.count == Self.followReadLimit else { return }
-            position = tail.withLock { $0.head }
-        }
     }
 
     private func listen() {
@@ -319,7 +217,7 @@ package final class PostgresSyncHub: SyncHubHandling {
             let (reply, fed) = try answer { try store.pushFeeding(request, credentialHash: hash, now: now) }
             // Its own entries go into the tail as they are (no read of the feed) when they follow
             // its head; otherwise the tail is brought up to the feed by a read.
-            if let fed, following.load(ordering: .sequentiallyConsistent) {
+            if let fed, followerStarted.load(ordering: .sequentiallyConsistent) {
                 let items = fed.entries.enumerated().map {
                     FeedTail.Item(position: fed.first + UInt64($0.offset), origin: request.device.text, entry: $0.element, readAt: now)
                 }
@@ -334,15 +232,6 @@ package final class PostgresSyncHub: SyncHubHandling {
             if error == .unavailable { pushed(touched, from: request.device.text) }
             throw error
         }
-    }
-
-    /// After a push that may have been taken: the tail is brought up to the feed (`catchUp`, in
-    /// this thread when no other is at it), which wakes the pulls it concerns; without a tail (no
-    /// follower, or its reads failing), they are woken here.
-    private func pushed(_ children: Set<String>, from origin: String) {
-        guard following.load(ordering: .sequentiallyConsistent) else { return wake(children: children, from: origin) }
-        if !isFollowing { wake(children: children, from: origin) }
-        if failing.load(ordering: .sequentiallyConsistent) { feedMoved() } else { catchUp() }
     }
 
     package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {
@@ -410,34 +299,6 @@ package final class PostgresSyncHub: SyncHubHandling {
         }
     }
 
-    /// A pull answered from the process's tail when it covers the pull's cursor (nil otherwise:
-    /// the database's feed is read). The device is admitted first (its credential, clock and
-    /// children, its contact and cursor written: `CentreStore.admitPull`) unless this request
-    /// admitted it already and nothing that concerns every device moved since; a device owed a
-    /// copy is left to the database's read.
-    private func tailAnswer(_ request: PullRequest, credentialHash: String, now: Int64, seen: Int,
-                            admission: inout (seen: Int, children: Set<String>)?) throws -> Result<PullReply, SyncRefusal>? {
-        guard request.copyAfter == nil, tail.withLock({ $0.covers(request.cursor) }) else { return nil }
-        if let admitted = admission, !board.withLock({ $0.everyoneMoved(since: admitted.seen) }) {
-            // Admitted by this request, and still getting the same children.
-        } else {
-            admission = nil
-            switch try store.admitPull(request, credentialHash: credentialHash, now: now) {
-            case .failure(let refusal):
-                return .failure(refusal)
-            case .success(let device):
-                guard !device.needsCopy else { return nil }
-                admission = (seen, device.children)
-            }
-        }
-        guard let children = admission?.children, let found = tail.withLock({
-            $0.answer(after: request.cursor, children: children, device: request.device.text, limit: SyncProtocol.maxBatchEntries)
-        }) else { return nil }
-        tailAnswers.add(1, ordering: .sequentiallyConsistent)
-        return .success(PullReply(entries: found.entries, cursor: found.cursor, more: found.cursor < found.head, freshCopy: false,
-                                  children: children.sorted(), hubTime: now))
-    }
-
     /// A device's last answer from the feed: the cursor it gave, the wake-up number before its
     /// read, the children it was read for, and the hub's time.
     struct Answered {
@@ -500,111 +361,5 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// may type it with or without the dash).
     package static func codeHash(_ code: String) -> String {
         SHA256.hex(of: Data(code.filter { $0.isASCII && $0.isNumber }.utf8))
-    }
-}
-
-/// `PostgresSyncHub.catchUp`'s rounds, under the condition's lock: the calls made, the last one
-/// a finished round covered, and whether one is under way.
-final class Rounds: @unchecked Sendable {
-    private let condition = NSCondition()
-    var requested = 0
-    var served = 0
-    var reading = false
-
-    func lock() { condition.lock() }
-    func unlock() { condition.unlock() }
-    func wait() { condition.wait() }
-    func broadcast() { condition.broadcast() }
-}
-
-/// A held pull's wait: its own condition, the children its device gets, and the device.
-package final class PullWaiter: @unchecked Sendable {
-    let condition = NSCondition()
-    let children: Set<String>
-    let device: String?
-
-    package init(children: Set<String>, device: String? = nil) {
-        self.children = children
-        self.device = device
-    }
-
-    func signal() {
-        condition.lock()
-        condition.signal()
-        condition.unlock()
-    }
-}
-
-/// A value behind a lock whose waiters sleep in the kernel at once (glibc's default mutex,
-/// through `NSLock`). The hub's wake-up board and answers are taken by hundreds of request threads
-/// on a few cores: `Mutex` spins before it sleeps, and its spinning (`_MutexHandle._lockSlow`) was
-/// 4.6 % of the hub's CPU in the morning at once (docs/performance.md, session 50).
-final class BlockingLock<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
-/// What moved since a wake-up number: for every child, the last wake-up that named it, and the
-/// last that named everyone; and the held pulls waiting, by child.
-package struct WakeBoard: Sendable {
-    package private(set) var count = 0
-    private var everyone = 0
-    private var child: [String: Int] = [:]
-    private var waiting: [ObjectIdentifier: PullWaiter] = [:]
-    private var byChild: [String: Set<ObjectIdentifier>] = [:]
-
-    package init() {}
-
-    /// Notes a wake-up for `children` (nil: everyone); returns the waiters it concerns, but for
-    /// `origin`'s own (a device's push concerns its held pull only through other devices' entries,
-    /// which wake it themselves).
-    @discardableResult
-    package mutating func moved(_ children: Set<String>?, from origin: String? = nil) -> [PullWaiter] {
-        count += 1
-        guard let children else {
-            everyone = count
-            return Array(waiting.values)
-        }
-        var ids: Set<ObjectIdentifier> = []
-        for c in children {
-            child[c] = count
-            if let some = byChild[c] { ids.formUnion(some) }
-        }
-        return ids.compactMap { waiting[$0] }.filter { origin == nil || $0.device != origin }
-    }
-
-    /// Whether a wake-up for everyone (a grant, a removal, a group's change, a listener's return)
-    /// came after `seen`.
-    package func everyoneMoved(since seen: Int) -> Bool { everyone > seen }
-
-    /// Whether anything that concerns a device getting `children` moved after `seen`.
-    package func moved(since seen: Int, for children: Set<String>) -> Bool {
-        everyone > seen || children.contains { (child[$0] ?? 0) > seen }
-    }
-
-    /// The held pulls waiting now.
-    package var waiters: Int { waiting.count }
-
-    package mutating func add(_ waiter: PullWaiter) {
-        let id = ObjectIdentifier(waiter)
-        waiting[id] = waiter
-        for c in waiter.children { byChild[c, default: []].insert(id) }
-    }
-
-    package mutating func remove(_ waiter: PullWaiter) {
-        let id = ObjectIdentifier(waiter)
-        waiting[id] = nil
-        for c in waiter.children {
-            byChild[c]?.remove(id)
-            if byChild[c]?.isEmpty == true { byChild[c] = nil }
-        }
     }
 }
