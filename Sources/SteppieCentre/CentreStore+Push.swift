@@ -50,30 +50,14 @@ extension CentreStore {
                 let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else { return admitted.map { _ in (PushReply(acknowledged: 0, hubTime: now), nil) } }
                 guard !tooLarge else { return .failure(.tooLarge) }
-                let acked = device.acknowledged
-                var expected = acked + 1
-                var fresh: [SyncEntry] = []
-                for numbered in request.entries {
-                    if numbered.seq <= acked { continue }
-                    guard numbered.seq == expected else { return .failure(.gap(expected: expected)) }
-                    expected += 1
-                    fresh.append(numbered.entry)
-                }
-                guard !fresh.isEmpty else { return .success((PushReply(acknowledged: acked, hubTime: now), nil)) }
-                var children = device.children, own = device.own
                 var owners = keys.isEmpty ? [:] : try Self.owners(read, at: admitAt + 1)
-                for entry in fresh {
-                    if case .change(let change) = entry, change.entity == .child, owners[change.key] == nil {
-                        // A child made on this device (a record the hub has never seen) is the device's own.
-                        children.insert(change.record)
-                        own.insert(change.record)
-                    }
-                    do {
-                        try SyncRules.check(entry, from: request.device, children: children, owners: &owners, now: now)
-                    } catch let refusal as SyncRefusal {
-                        return .failure(refusal)
-                    }
+                let taken: Taken
+                switch Self.take(request, device: device, owners: &owners, now: now) {
+                case .failure(let refusal): return .failure(refusal)
+                case .success(let t): taken = t
                 }
+                let fresh = taken.fresh, expected = taken.through + 1, own = taken.own
+                guard !fresh.isEmpty else { return .success((PushReply(acknowledged: taken.through, hubTime: now), nil)) }
                 // The writes, in one pipeline: registers and events (rows in key order: two pushes
                 // of one record lock its row in the same order, never crosswise), the device's
                 // row, the nudge (delivered at the commit, as everything else here), then the hub
@@ -87,7 +71,7 @@ extension CentreStore {
                 writes.append(Self.nudgeStep(children: Set(fresh.map(\.child)), origin: request.device.text, sender: sender))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
                 writes.append(PostgresConnection.Step(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
-                                                                                .text(request.device.text), .integer(now), .text(Self.feedRows(fresh))]))
+                                                                                .integer(now), .text(Self.feedRows(fresh, origin: request.device.text))]))
                 let fedAt = writes.count - 1
                 // With the commit, unless the hub may have a name to settle: the `hub_state` lock is
                 // then held only while the server runs the feed's insert and the commit, never while
@@ -116,6 +100,48 @@ extension CentreStore {
                 return .success((PushReply(acknowledged: expected - 1, hubTime: now), fed))
             }
         }
+    }
+
+    /// What a push brings that its device's row has not acknowledged, checked by the rules.
+    struct Taken {
+        /// The entries after the acknowledged ones, in order.
+        let fresh: [SyncEntry]
+        /// The last sequence number taken (the acknowledged one when nothing is fresh).
+        let through: UInt64
+        /// The device's own children after them (a child made on it is its own).
+        let own: Set<String>
+    }
+
+    /// The entries of `request` after its device's acknowledged ones — a gap refused —, each
+    /// checked by `SyncRules` with the owners the hub knows, which take what they add (`owners`
+    /// is left as it was when the push is refused, so a group's next push sees only what was
+    /// taken).
+    static func take(_ request: PushRequest, device: Admitted, owners: inout [RecordKey: String], now: Int64) -> Result<Taken, SyncRefusal> {
+        let acked = device.acknowledged
+        var expected = acked + 1
+        var fresh: [SyncEntry] = []
+        for numbered in request.entries {
+            if numbered.seq <= acked { continue }
+            guard numbered.seq == expected else { return .failure(.gap(expected: expected)) }
+            expected += 1
+            fresh.append(numbered.entry)
+        }
+        var children = device.children, own = device.own
+        var trial = owners
+        for entry in fresh {
+            if case .change(let change) = entry, change.entity == .child, trial[change.key] == nil {
+                // A child made on this device (a record the hub has never seen) is the device's own.
+                children.insert(change.record)
+                own.insert(change.record)
+            }
+            do {
+                try SyncRules.check(entry, from: request.device, children: children, owners: &trial, now: now)
+            } catch {
+                return .failure(error)
+            }
+        }
+        owners = trial
+        return .success(Taken(fresh: fresh, through: expected - 1, own: own))
     }
 
     /// The advisory lock a push that names or archives a child holds (distinct from the joins'
@@ -199,19 +225,27 @@ extension CentreStore {
         return PostgresConnection.Step(Statements.events, [.text(w.text)])
     }
 
-    /// A push's entries as the feed's insert takes them: a `jsonb` array of `[child, entry]`, each
-    /// entry as the protocol writes it.
-    static func feedRows(_ entries: [SyncEntry]) -> String {
-        var w = SyncWireWriter(capacity: entries.count * 450 + 16)
+    /// Pushes' entries as the feed's insert takes them: a `jsonb` array of `[child, origin, entry]`,
+    /// each entry as the protocol writes it, in the order given.
+    static func feedRows(_ pushes: [(origin: String, entries: [SyncEntry])]) -> String {
+        var w = SyncWireWriter(capacity: pushes.reduce(16) { $0 + $1.entries.count * 500 })
         w.raw("[")
-        for (i, entry) in entries.enumerated() {
-            w.raw(i == 0 ? "[" : ",[")
-            w.string(entry.child); w.raw(",")
-            w.entry(entry); w.raw("]")
+        var first = true
+        for (origin, entries) in pushes {
+            for entry in entries {
+                w.raw(first ? "[" : ",[")
+                first = false
+                w.string(entry.child); w.raw(",")
+                w.string(origin); w.raw(",")
+                w.entry(entry); w.raw("]")
+            }
         }
         w.raw("]")
         return w.text
     }
+
+    /// One push's entries as the feed's insert takes them.
+    static func feedRows(_ entries: [SyncEntry], origin: String) -> String { feedRows([(origin, entries)]) }
 
     /// The hub's shared hybrid clock, read under the `hub_state` row lock (held to the end of the
     /// transaction: the one order of every push's feed positions across processes).

@@ -71,6 +71,11 @@ package final class PostgresSyncHub: SyncHubHandling {
     package static let followPollMilliseconds = 1_000
     /// The most entries one read of the follower takes (it reads again at once after a full one).
     static let followReadLimit = 2_000
+    /// Pushes that arrive while others are being written, taken together (`runGroup`): at most
+    /// two groups at once a process (each a pooled connection), 64 pushes or 4,000 entries each.
+    let pushGroups = Grouping<CentreStore.GroupedPush, GroupAnswer>(maxRunning: 2, maxInputs: 64, maxWeight: 4_000)
+    /// Groups that failed as a whole (each push then went alone), for tests.
+    let groupsFailed = Atomic<Int>(0)
     /// How long an answer stays usable for the device's next pull, in the hub's clock.
     package static let answeredForMilliseconds: Int64 = 30_000
     /// The most answers kept (past it they are all dropped: a pull then reads, as it would anyway).
@@ -142,6 +147,15 @@ package final class PostgresSyncHub: SyncHubHandling {
     package var pullsHeldQuietly: Int { quietHolds.load(ordering: .sequentiallyConsistent) }
     /// The looks counted in `pullReads` that were answered from the process's tail, not the database's feed.
     package var pullsAnsweredFromTail: Int { tailAnswers.load(ordering: .sequentiallyConsistent) }
+    /// Groups of pushes run, pushes taken in them and the largest (`pushGroups`).
+    package var pushGroupCounts: (groups: Int, pushes: Int, largest: Int) {
+        let c = pushGroups.counts
+        return (c.groups, c.inputs, c.largest)
+    }
+    /// Pushes waiting for a group now.
+    package var pushesWaitingForAGroup: Int { pushGroups.waitingCount }
+    /// Groups that failed as a whole, each of their pushes then tried alone.
+    package var pushGroupsFailed: Int { groupsFailed.load(ordering: .sequentiallyConsistent) }
     /// Whether the follower holds the feed's newest entries now (pulls may answer from them).
     package var isFollowing: Bool { tail.withLock { $0.base != nil } }
 
@@ -207,31 +221,90 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 
     package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
-        let hash = Self.credentialHash(credential), now = self.now
-        // This process's held pulls are woken here, never by its own push's notification (its
-        // listener passes over those): when the push was taken, and when the database failed,
-        // since a push whose commit went through may have lost its answer (a refused push wakes
-        // nobody). Not the pushing device's own held pull: it would find only its own entries.
-        let touched = Set(request.entries.map(\.entry.child))
-        do {
-            let (reply, fed) = try answer { try store.pushFeeding(request, credentialHash: hash, now: now) }
-            // Its own entries go into the tail as they are (no read of the feed) when they follow
-            // its head; otherwise the tail is brought up to the feed by a read.
-            if let fed, followerStarted.load(ordering: .sequentiallyConsistent) {
-                let items = fed.entries.enumerated().map {
-                    FeedTail.Item(position: fed.first + UInt64($0.offset), origin: request.device.text, entry: $0.element, readAt: now)
-                }
-                if let moved = tail.withLock({ $0.appendPushed(items, now: now) }) {
-                    for (origin, children) in moved { wake(children: children, from: origin) }
-                    return reply
-                }
+        let hash = Self.credentialHash(credential)
+        // Taken with the pushes that came while others were being written, in one transaction
+        // (`CentreStore.pushGroup`), unless it names or archives a child; alone when its group failed.
+        if CentreStore.groupable(request) {
+            switch pushGroups.submit(CentreStore.GroupedPush(request: request, credentialHash: hash), key: request.device.text,
+                                     weight: request.entries.count, run: runGroup) {
+            case .taken(let reply): return reply
+            case .refused(let refusal): throw refusal
+            case .alone: break
             }
-            pushed(touched, from: request.device.text)
+        }
+        return try alone(request, credentialHash: hash)
+    }
+
+    /// A push in a transaction of its own (`CentreStore.pushFeeding`).
+    private func alone(_ request: PushRequest, credentialHash: String) throws(SyncRefusal) -> PushReply {
+        let now = self.now
+        do {
+            let (reply, fed) = try answer { try store.pushFeeding(request, credentialHash: credentialHash, now: now) }
+            settle(request, fed: fed, now: now)
             return reply
         } catch {
-            if error == .unavailable { pushed(touched, from: request.device.text) }
+            // A push whose commit went through may have lost its answer (a refused push wakes nobody).
+            if error == .unavailable { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text) }
             throw error
         }
+    }
+
+    /// What a push in a group came to (`runGroup`).
+    enum GroupAnswer {
+        case taken(PushReply)
+        case refused(SyncRefusal)
+        /// The group failed as a whole (nothing of it was taken): the push goes alone.
+        case alone
+    }
+
+    /// Runs a group of pushes (`Grouping`), and settles each push taken in the group's order, as
+    /// their feed positions are, before any of them is answered.
+    private func runGroup(_ pushes: [CentreStore.GroupedPush]) -> [GroupAnswer] {
+        // One push (a quiet hub, most of a paced morning): its own statements, which cost
+        // PostgreSQL less than a group's for one device (docs/performance.md, session 52).
+        if pushes.count == 1 {
+            do {
+                return [.taken(try alone(pushes[0].request, credentialHash: pushes[0].credentialHash))]
+            } catch {
+                return [.refused(error)]
+            }
+        }
+        let now = self.now
+        let outcomes: [CentreStore.GroupOutcome]
+        do {
+            outcomes = try store.pushGroup(pushes, now: now)
+        } catch {
+            // A push of it the database refused (text it cannot hold) is then refused alone; a
+            // database that cannot answer is told each device by its push alone.
+            groupsFailed.add(1, ordering: .relaxed)
+            return pushes.map { _ in .alone }
+        }
+        return zip(pushes, outcomes).map { push, outcome in
+            switch outcome {
+            case .success(let taken):
+                settle(push.request, fed: taken.fed, now: now)
+                return .taken(taken.reply)
+            case .failure(let refusal):
+                return .refused(refusal)
+            }
+        }
+    }
+
+    /// After a push was taken: this process's held pulls are woken here, never by its own push's
+    /// notification (its listener passes over those). Not the pushing device's own held pull: it
+    /// would find only its own entries. Its own entries go into the tail as they are (no read of
+    /// the feed) when they follow its head; otherwise the tail is brought up to the feed by a read.
+    private func settle(_ request: PushRequest, fed: CentreStore.Fed?, now: Int64) {
+        if let fed, followerStarted.load(ordering: .sequentiallyConsistent) {
+            let items = fed.entries.enumerated().map {
+                FeedTail.Item(position: fed.first + UInt64($0.offset), origin: request.device.text, entry: $0.element, readAt: now)
+            }
+            if let moved = tail.withLock({ $0.appendPushed(items, now: now) }) {
+                for (origin, children) in moved { wake(children: children, from: origin) }
+                return
+            }
+        }
+        pushed(Set(request.entries.map(\.entry.child)), from: request.device.text)
     }
 
     package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {

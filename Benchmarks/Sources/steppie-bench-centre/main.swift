@@ -76,6 +76,10 @@ do {
         print(String(format: "the hub's and PostgreSQL's CPU in it alone bound it at %.0f/s", hubCeiling(burst)))
         exit(0)
     }
+    if arguments.contains("--only-paced") {
+        print(line(try runner.run(database: "bench_one_hub", hubCount: 1)))
+        exit(0)
+    }
     let one = try runner.run(database: "bench_one_hub", hubCount: 1)
     progress("baseline")
     let baseline = try Baseline.run(centre, from: "bench_one_hub", into: "bench_baseline")
