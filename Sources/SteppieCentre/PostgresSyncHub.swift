@@ -257,7 +257,7 @@ package final class PostgresSyncHub: SyncHubHandling {
         case alone
     }
 
-    /// Runs a group of pushes (`Grouping`), and settles each push taken in the group's order, as
+    /// Runs a group of pushes (`Grouping`), and settles the pushes taken, in the group's order as
     /// their feed positions are, before any of them is answered.
     private func runGroup(_ pushes: [CentreStore.GroupedPush]) -> [GroupAnswer] {
         // One push (a quiet hub, most of a paced morning): its own statements, which cost
@@ -279,15 +279,18 @@ package final class PostgresSyncHub: SyncHubHandling {
             groupsFailed.add(1, ordering: .relaxed)
             return pushes.map { _ in .alone }
         }
-        return zip(pushes, outcomes).map { push, outcome in
+        var taken: [(request: PushRequest, fed: CentreStore.Fed?)] = []
+        let answers = zip(pushes, outcomes).map { push, outcome -> GroupAnswer in
             switch outcome {
-            case .success(let taken):
-                settle(push.request, fed: taken.fed, now: now)
-                return .taken(taken.reply)
+            case .success(let done):
+                taken.append((push.request, done.fed))
+                return .taken(done.reply)
             case .failure(let refusal):
                 return .refused(refusal)
             }
         }
+        settle(taken, now: now)
+        return answers
     }
 
     /// After a push was taken: this process's held pulls are woken here, never by its own push's
@@ -295,16 +298,34 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// would find only its own entries. Its own entries go into the tail as they are (no read of
     /// the feed) when they follow its head; otherwise the tail is brought up to the feed by a read.
     private func settle(_ request: PushRequest, fed: CentreStore.Fed?, now: Int64) {
-        if let fed, followerStarted.load(ordering: .sequentiallyConsistent) {
-            let items = fed.entries.enumerated().map {
-                FeedTail.Item(position: fed.first + UInt64($0.offset), origin: request.device.text, entry: $0.element, readAt: now)
-            }
-            if let moved = tail.withLock({ $0.appendPushed(items, now: now) }) {
-                for (origin, children) in moved { wake(children: children, from: origin) }
-                return
+        settle([(request, fed)], now: now)
+    }
+
+    /// `settle` for the pushes of a group, in its order: every push's entries go into the tail
+    /// before any pull is woken, so a device that two of them concern is answered both at once
+    /// (woken after each push's entries, it was often answered the first alone, and asked again).
+    private func settle(_ pushes: [(request: PushRequest, fed: CentreStore.Fed?)], now: Int64) {
+        var moved: [String: Set<String>] = [:]
+        var unread = pushes.map(\.request)
+        if followerStarted.load(ordering: .sequentiallyConsistent) {
+            unread = []
+            tail.withLock { tail in
+                for (request, fed) in pushes {
+                    let items = fed.map { fed in
+                        fed.entries.enumerated().map {
+                            FeedTail.Item(position: fed.first + UInt64($0.offset), origin: request.device.text, entry: $0.element, readAt: now)
+                        }
+                    }
+                    if let items, let appended = tail.appendPushed(items, now: now) {
+                        moved.merge(appended) { $0.union($1) }
+                    } else {
+                        unread.append(request)
+                    }
+                }
             }
         }
-        pushed(Set(request.entries.map(\.entry.child)), from: request.device.text)
+        for (origin, children) in moved { wake(children: children, from: origin) }
+        for request in unread { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text) }
     }
 
     package func pull(_ request: PullRequest, credential: String) throws(SyncRefusal) -> PullReply {
