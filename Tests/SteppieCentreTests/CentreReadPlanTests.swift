@@ -71,5 +71,29 @@ extension CentreTests {
             #expect(try f.store.replica(children: [child]).events.count == 3)
             #expect(try f.store.replica(children: ["bulk-7"], dates: "2026-09-02"..."2026-09-11").events.count == 10)
         }
+
+        /// Every index of the tables each push writes is one a read or a write uses (each row of
+        /// a push pays for them all): an index added or left behind shows here, and in
+        /// docs/centre.md's "What the hub keeps" with its reader.
+        @Test func thePushesTablesHaveOnlyTheIndexesTheirReadsUse() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            let indexes = try f.pool.withConnection { c in
+                try c.query("""
+                    SELECT tablename || '.' || indexname FROM pg_indexes
+                    WHERE schemaname = current_schema() AND tablename IN ('events', 'feed', 'registers') ORDER BY 1
+                    """) { try $0.text(0) }
+            }
+            #expect(indexes == [
+                "events.events_by_child_day",     // a copy's, a day's, a month's events, a photo's check
+                "events.events_pkey",             // an event taken once
+                "feed.feed_by_child",             // a pull's entries, child by child
+                "feed.feed_by_time",              // the horizon's forget
+                "feed.feed_pkey",                 // the tail's read after its head
+                "registers.registers_by_child",   // a copy's registers, a photo's check
+                "registers.registers_child_names", // a child's name taken twice
+                "registers.registers_pkey",       // last writer wins, the owners read
+            ])
+        }
     }
 }

@@ -93,6 +93,41 @@ extension CentreTests {
             #expect(try f.push(d, [d.press(child: childD, routine: "d-1", now: f.now)]).acknowledged == 2)
         }
 
+        /// A pull whose device's row a push holds (here another connection) is admitted without
+        /// waiting for that push: its contact and cursor are left for its next pull.
+        @Test func aPullIsNotHeldUpByAPushHoldingItsDevicesRow() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (_, school, child) = try PostgresSyncHubTests.twoDevices(f)
+            _ = try f.pullAll(&school)
+            let stored = {
+                try f.pool.withConnection { c in
+                    try c.queryFirst("SELECT cursor FROM devices WHERE id = $1", [.text(school.id.text)]) { try $0.int(0) }
+                }
+            }
+            #expect(try stored() == Int64(school.cursor) && school.cursor > 0)
+            let pushing = try PostgresConnection(conninfo: f.database.conninfo)
+            try pushing.run("BEGIN")
+            try pushing.run("SELECT 1 FROM devices WHERE id = $1 FOR UPDATE", [.text(school.id.text)])
+            // An older cursor (its last answer lost): written, unless the row is held.
+            let older = PullRequest(device: school.id, sentAt: f.now, cursor: 0)
+            let hash = PostgresSyncHub.credentialHash(school.credential)
+            let admitted = Mutex<Result<CentreStore.Admitted, SyncRefusal>?>(nil)
+            let threads = GroupingTests.Threads()
+            threads.run {
+                let answer = Result { try f.store.admitPull(older, credentialHash: hash, now: f.now) }
+                admitted.withLock { $0 = (try? answer.get()) ?? .failure(.unavailable) }
+            }
+            let answered = GroupingTests.until { admitted.withLock { $0 } != nil }
+            #expect(answered, "the pull waited for the push holding its device's row")
+            #expect(try admitted.withLock { $0 }?.get().children == [child])
+            #expect(try stored() == Int64(school.cursor), "the cursor left while the row is held")
+            try pushing.run("ROLLBACK")
+            #expect(threads.join())
+            _ = try f.store.admitPull(older, credentialHash: hash, now: f.now).get()
+            #expect(try stored() == 0, "the next pull writes it")
+        }
+
         /// Pushes that come while two groups are held at the feed's lock (another process's push
         /// in progress) wait, then go together in one group; one with text the database refuses
         /// fails that group, whose pushes then go alone: only that one is refused (malformed), a

@@ -3,7 +3,7 @@
 package enum HubSchema {
     package static let migrations: [PostgresMigration] = [
         v1Sync, v2BlobsIdentity, v3Staff, v4StaffSessions, v5FeedByChild, v6DevicesByCredential, v7EventsByChildDay,
-        v8ChildNames,
+        v8ChildNames, v9NoEventsByDay,
     ]
 
     package static var migrator: PostgresMigrator { PostgresMigrator(migrations) }
