@@ -56,7 +56,7 @@ extension CentreStore {
                 case .failure(let refusal): return .failure(refusal)
                 case .success(let t): taken = t
                 }
-                let fresh = taken.fresh, expected = taken.through + 1, own = taken.own
+                let fresh = taken.fresh, own = taken.own
                 guard !fresh.isEmpty else { return .success((PushReply(acknowledged: taken.through, hubTime: now), nil)) }
                 // The writes, in one pipeline: registers and events (rows in key order: two pushes
                 // of one record lock its row in the same order, never crosswise), the device's
@@ -66,7 +66,7 @@ extension CentreStore {
                 var writes: [PostgresConnection.Step] = []
                 let registersAt = Self.registersStep(fresh).map { writes.append($0); return writes.count - 1 }
                 if let events = Self.eventsStep(fresh) { writes.append(events) }
-                writes.append(PostgresConnection.Step(Statements.acknowledge, [.integer(Int64(clamping: expected - 1)), Self.list(own),
+                writes.append(PostgresConnection.Step(Statements.acknowledge, [.integer(Int64(clamping: taken.through)), Self.list(own),
                                                                                .text(request.device.text)]))
                 writes.append(Self.nudgeStep(children: Set(fresh.map(\.child)), origin: request.device.text, sender: sender))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
@@ -97,7 +97,7 @@ extension CentreStore {
                 // Consecutive (one insert under the hub lock): what the tail may take as it is.
                 let consecutive = positions.enumerated().allSatisfy { $0.element == positions[0] + UInt64($0.offset) }
                 let fed = namesTouched.isEmpty && consecutive ? Fed(first: positions[0], entries: fresh) : nil
-                return .success((PushReply(acknowledged: expected - 1, hubTime: now), fed))
+                return .success((PushReply(acknowledged: taken.through, hubTime: now), fed))
             }
         }
     }
@@ -117,14 +117,11 @@ extension CentreStore {
     /// is left as it was when the push is refused, so a group's next push sees only what was
     /// taken).
     static func take(_ request: PushRequest, device: Admitted, owners: inout [RecordKey: String], now: Int64) -> Result<Taken, SyncRefusal> {
-        let acked = device.acknowledged
-        var expected = acked + 1
-        var fresh: [SyncEntry] = []
-        for numbered in request.entries {
-            if numbered.seq <= acked { continue }
-            guard numbered.seq == expected else { return .failure(.gap(expected: expected)) }
-            expected += 1
-            fresh.append(numbered.entry)
+        let fresh: [SyncEntry], through: UInt64
+        do throws(SyncRefusal) {
+            (fresh, through) = try SyncRules.fresh(request.entries, after: device.acknowledged)
+        } catch {
+            return .failure(error)
         }
         var children = device.children, own = device.own
         var trial = owners
@@ -141,7 +138,7 @@ extension CentreStore {
             }
         }
         owners = trial
-        return .success(Taken(fresh: fresh, through: expected - 1, own: own))
+        return .success(Taken(fresh: fresh, through: through, own: own))
     }
 
     /// The advisory lock a push that names or archives a child holds (distinct from the joins'

@@ -56,15 +56,7 @@ package struct HubFeed: Sendable {
     package mutating func push(_ request: PushRequest, now: Int64) throws(SyncRefusal) -> PushReply {
         var children = try admit(request.device, protocolVersion: request.protocolVersion, sentAt: request.sentAt, now: now)
         guard request.entries.count <= SyncProtocol.maxBatchEntries else { throw .tooLarge }
-        let acked = acknowledged[request.device] ?? 0
-        var expected = acked + 1
-        var fresh: [SyncEntry] = []
-        for numbered in request.entries {
-            if numbered.seq <= acked { continue }
-            guard numbered.seq == expected else { throw .gap(expected: expected) }
-            expected += 1
-            fresh.append(numbered.entry)
-        }
+        let (fresh, through) = try SyncRules.fresh(request.entries, after: acknowledged[request.device] ?? 0)
         var owners = store.owners
         for entry in fresh {
             // A child made on this device (a record the hub has never seen) is the device's own.
@@ -82,8 +74,8 @@ package struct HubFeed: Sendable {
             position += 1
             feed.append(FeedItem(position: position, entry: entry, origin: request.device, takenAt: now))
         }
-        acknowledged[request.device] = expected - 1
-        return PushReply(acknowledged: expected - 1, hubTime: now)
+        acknowledged[request.device] = through
+        return PushReply(acknowledged: through, hubTime: now)
     }
 
     /// The feed after the cursor for the device's children, at most `limit` entries; a fresh copy
@@ -140,6 +132,21 @@ package struct HubFeed: Sendable {
 
 /// The checks every hub makes on each entry of a push before it applies any.
 package enum SyncRules {
+    /// A push's entries after its device's acknowledged ones, in order, and the last sequence
+    /// number they take it to (the acknowledged one when none is new): entries already
+    /// acknowledged are skipped (a replayed push), a sequence number that does not follow is a gap.
+    package static func fresh(_ entries: [NumberedEntry], after acknowledged: UInt64) throws(SyncRefusal) -> (entries: [SyncEntry], through: UInt64) {
+        var expected = acknowledged + 1
+        var fresh: [SyncEntry] = []
+        for numbered in entries {
+            if numbered.seq <= acknowledged { continue }
+            guard numbered.seq == expected else { throw .gap(expected: expected) }
+            expected += 1
+            fresh.append(numbered.entry)
+        }
+        return (fresh, expected - 1)
+    }
+
     /// The reason given for an entry stamped more than the allowed offset ahead of the hub.
     package static let stampAhead = "stamp ahead of the hub's clock"
 

@@ -133,15 +133,12 @@ extension Store {
                                      sentAt: request.sentAt, now: now)
             guard case .success(let device) = admitted else { return admitted.map { _ in PushReply(acknowledged: 0, hubTime: now) } }
             var children = device.children
-            let acked = device.acknowledged
             guard request.entries.count <= SyncProtocol.maxBatchEntries else { return .failure(.tooLarge) }
-            var expected = acked + 1
-            var fresh: [SyncEntry] = []
-            for numbered in request.entries {
-                if numbered.seq <= acked { continue }
-                guard numbered.seq == expected else { return .failure(.gap(expected: expected)) }
-                expected += 1
-                fresh.append(numbered.entry)
+            let fresh: [SyncEntry], through: UInt64
+            do throws(SyncRefusal) {
+                (fresh, through) = try SyncRules.fresh(request.entries, after: device.acknowledged)
+            } catch {
+                return .failure(error)
             }
             var owners = try knownOwners(of: fresh)
             for entry in fresh {
@@ -164,9 +161,9 @@ extension Store {
             // After the device's entries: the hub's own rename of a child whose name was taken.
             try settleChildNameConflicts(applied.conflictedChildren, physical: now)
             try db.run("UPDATE sync_devices SET acknowledged = ?, children = ? WHERE id = ?",
-                       [.integer(Int64(clamping: expected - 1)), .text(SyncJSON.text(.array(children.sorted().map(SyncValue.string)))),
+                       [.integer(Int64(clamping: through)), .text(SyncJSON.text(.array(children.sorted().map(SyncValue.string)))),
                         .text(request.device.text)])
-            return .success(PushReply(acknowledged: expected - 1, hubTime: now))
+            return .success(PushReply(acknowledged: through, hubTime: now))
         }
     }
 
