@@ -16,6 +16,8 @@ package final class Grouping<Input, Output>: @unchecked Sendable {
         let key: String
         let weight: Int
         var output: Output?
+        /// In a group being run (no longer waiting): its caller waits for that group's end.
+        var taken = false
         let wake = DispatchSemaphore(value: 0)
 
         init(input: Input, key: String, weight: Int) {
@@ -57,7 +59,9 @@ package final class Grouping<Input, Output>: @unchecked Sendable {
         lock.lock()
         waiting.append(slot)
         while slot.output == nil {
-            guard running < maxRunning else {
+            // A caller woken to run the next group whose input another caller's group took
+            // meanwhile waits for that group instead (it would run empty groups until then).
+            guard running < maxRunning, !slot.taken else {
                 lock.unlock()
                 slot.wake.wait()
                 lock.lock()
@@ -89,6 +93,7 @@ package final class Grouping<Input, Output>: @unchecked Sendable {
         var group: [Slot] = [], keys: Set<String> = [], weight = 0, left: [Slot] = []
         for slot in waiting {
             if group.count < maxInputs, !keys.contains(slot.key), group.isEmpty || weight + slot.weight <= maxWeight {
+                slot.taken = true
                 group.append(slot)
                 keys.insert(slot.key)
                 weight += slot.weight
