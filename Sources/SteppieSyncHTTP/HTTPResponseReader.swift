@@ -202,9 +202,20 @@ package struct HTTPResponseReader {
 }
 
 private extension Substring {
-    /// Without spaces and tabs at either end.
+    /// Without spaces and tabs at either end. An ASCII value (every header a hub sends) is
+    /// trimmed byte by byte: by characters, through a reversed view, it was a tenth of a simulated
+    /// device's CPU in the centre's bench (docs/performance.md, session 53). Any other is trimmed by
+    /// characters, so a blank that a combining mark follows stays, as it always did.
     func trimmedOfBlanks() -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: blank).reversed().drop(while: blank).reversed())
+        let bytes = utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            return String(drop(while: blank).reversed().drop(while: blank).reversed())
+        }
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, isBlank(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SteppieSync
+import Synchronization
 
 /// A school morning, one simulated hour compressed into `seconds`: every child presses each of its
 /// six routines once, one press in ten is undone a moment later, and each group of ten children
@@ -47,18 +48,33 @@ struct Morning {
     /// The entry the device makes now for `item`.
     static func entry(_ item: Item) -> SyncEntry {
         let stamp = item.device.stamp()
-        let date = Date(timeIntervalSince1970: Double(stamp.wall) / 1000)
         switch item.act {
         case .press(let k), .undo(let k):
             let kind: CompletionEvent.Kind = if case .press = item.act { .press } else { .undo }
+            let (day, at) = dayAndInstant(stamp.wall)
             return .event(CompletionEvent(id: UUID().uuidString.lowercased(), child: item.child.id, routine: item.child.routines[k],
-                                          set: item.child.set, date: day(date), kind: kind, at: instant(date), stamp: stamp,
+                                          set: item.child.set, date: day, kind: kind, at: at, stamp: stamp,
                                           shownTitle: .object(["en": .string(SimChild.titles[k])])))
         case .profile:
             return .change(FieldChange(entity: .child, record: item.child.id, child: item.child.id, field: "profile.ttsRate",
                                        value: .double(0.9), stamp: stamp))
         }
     }
+
+    /// The day and the instant (to the second) of `milliseconds` in Seoul, formatted once a
+    /// second: the morning at once makes all its 6,800 entries in the same second or two, and
+    /// a calendar's components and two `String(format:)` for each were a tenth of the simulated
+    /// devices' CPU, spent before the first push went (docs/performance.md, session 53).
+    static func dayAndInstant(_ milliseconds: Int64) -> (day: String, instant: String) {
+        let second = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        if let last = formatted.withLock({ $0 }), last.second == second { return (last.day, last.instant) }
+        let date = Date(timeIntervalSince1970: Double(second))
+        let made = (second: second, day: day(date), instant: instant(date))
+        formatted.withLock { $0 = made }
+        return (made.day, made.instant)
+    }
+
+    private static let formatted = Mutex<(second: Int64, day: String, instant: String)?>(nil)
 
     static func day(_ date: Date) -> String {
         let c = Calendar(identifier: .gregorian).dateComponents(in: zone, from: date)
