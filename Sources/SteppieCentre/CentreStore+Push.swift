@@ -43,14 +43,19 @@ extension CentreStore {
         var steps = names ? [PostgresConnection.Step(Statements.namesLock, [.integer(Self.namesLockKey)])] : []
         steps += Self.admitSteps(device: request.device, credentialHash: credentialHash, sentAt: request.sentAt, now: now, lock: true)
         let admitAt = steps.count - 1
-        let keys = tooLarge ? [] : Self.ownerKeys(of: entries)
-        if !keys.isEmpty { steps.append(Self.ownersStep(keys)) }
+        let (known, missing) = tooLarge ? ([:], []) : knownOwners.split(Self.ownerKeys(of: entries))
+        if !missing.isEmpty { steps.append(Self.ownersStep(missing)) }
         return try pool.withConnection { c in
             try c.transaction(beginningWith: steps) { c, read -> Result<(reply: PushReply, fed: Fed?), SyncRefusal> in
                 let admitted = try Self.admitted(read, at: admitAt, credentialHash: credentialHash, sentAt: request.sentAt, now: now)
                 guard case .success(let device) = admitted else { return admitted.map { _ in (PushReply(acknowledged: 0, hubTime: now), nil) } }
                 guard !tooLarge else { return .failure(.tooLarge) }
-                var owners = keys.isEmpty ? [:] : try Self.owners(read, at: admitAt + 1)
+                var owners = known
+                if !missing.isEmpty {
+                    let found = try Self.owners(read, at: admitAt + 1)
+                    knownOwners.remember(found)
+                    owners.merge(found) { kept, _ in kept }
+                }
                 let taken: Taken
                 switch Self.take(request, device: device, owners: &owners, now: now) {
                 case .failure(let refusal): return .failure(refusal)

@@ -51,12 +51,18 @@ extension CentreStore {
             admitAt.append(steps.count - 1)
         }
         let keys = pushes.reduce(into: Set<RecordKey>()) { $0.formUnion(Self.ownerKeys(of: $1.request.entries.map(\.entry))) }
-        if !keys.isEmpty { steps.append(Self.ownersStep(keys)) }
+        let (known, missing) = knownOwners.split(keys)
+        if !missing.isEmpty { steps.append(Self.ownersStep(missing)) }
         let ownersAt = steps.count - 1
         return try pool.withConnection { c in
             try c.transaction(beginningWith: steps) { c, read -> [GroupOutcome] in
                 var outcomes: [GroupOutcome] = []
-                var owners = keys.isEmpty ? [:] : try Self.owners(read, at: ownersAt)
+                var owners = known
+                if !missing.isEmpty {
+                    let found = try Self.owners(read, at: ownersAt)
+                    knownOwners.remember(found)
+                    owners.merge(found) { kept, _ in kept }
+                }
                 var taken: [(index: Int, device: DeviceID, taken: Taken)] = []
                 for (i, push) in pushes.enumerated() {
                     let request = push.request

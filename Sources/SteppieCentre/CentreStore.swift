@@ -8,7 +8,9 @@ import SteppieSync
 /// through a bounded pool: every push and pull is decided as `HubFeed` (the reference model) and
 /// the household hub (`Store+SyncHub`) decide it. A refusal is a `SyncRefusal` result (the device's
 /// contact time and clock offset are kept); a thrown error is PostgreSQL's (`PostgresSyncHub`
-/// maps it). No state lives in the process: several hubs may serve one database.
+/// maps it). No state another hub needs lives in the process: several hubs may serve one
+/// database. A process keeps only what it can read again (the records' owners it has read, which
+/// never change).
 package struct CentreStore: Sendable {
     package let pool: PostgresPool
     /// The argon2id cost of staff passwords (libsodium's interactive limits unless a test asks
@@ -17,6 +19,8 @@ package struct CentreStore: Sendable {
     /// This store's mark in the nudges its pushes send (`nudgeStep`): its own hub process woke
     /// its held pulls already when the push returned, so its listener passes over them.
     package let sender = String(UUID().uuidString.prefix(8)).lowercased()
+    /// The records' owners this process has read (`OwnerCache`): a push reads only the others.
+    package let knownOwners = OwnerCache()
 
     package init(pool: PostgresPool, passwordLimits: PasswordHasher.Limits = .interactive) {
         self.pool = pool
@@ -27,6 +31,10 @@ package struct CentreStore: Sendable {
     /// (the household hub's numbers, `Store.joinWindowMilliseconds` and `Store.maxJoinFailures`).
     package static let joinWindowMilliseconds: Int64 = 10 * 60 * 1000
     package static let maxJoinFailures = 10
+    /// How stale a device's stored contact time, clock offset and cursor may be left: a request
+    /// writes them only once this has passed since they were (or the offset moved by half a
+    /// second), so a device pulling again and again is not a row version each time.
+    package static let contactResolutionMilliseconds: Int64 = 5_000
 
     /// Runs the missing migrations and makes the `hub_state` row (the hub's device id) when the
     /// database has none; the ids applied now.
@@ -193,7 +201,10 @@ enum Statements {
     /// feed its device has taken, the last answer's end or an older one when that answer was lost.
     /// Written here, with the contact, and never after the read: a woken pull that delivered
     /// entries wrote its cursor in a statement of its own, a second round trip before its answer
-    /// (1,171 of them in 500 pushes of the morning at once).
+    /// (1,171 of them in 500 pushes of the morning at once). Written when the contact is, at its
+    /// resolution, so the stored cursor is where the device was at its stored contact: writing it
+    /// whenever it moved was a row version for most pulls (2,024 of 2,543 in three mornings at
+    /// once, the third most statement time of the database; docs/performance.md, session 53).
     ///
     /// Not while a push of the same device holds its row (`SKIP LOCKED`): that push writes the
     /// contact itself, and the device's next pull the cursor. A pull admitted while its device's
@@ -202,10 +213,10 @@ enum Statements {
     static let pullContact = PostgresStatement("centre_pull_contact", """
         UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint, cursor = $5::bigint
         WHERE id = (SELECT id FROM devices WHERE id = $3 AND credential_hash = $4
-                    AND (cursor IS DISTINCT FROM $5::bigint OR \(contactMoved(now: "$1", offset: "$2"))) FOR UPDATE SKIP LOCKED)
+                    AND \(contactMoved(now: "$1", offset: "$2")) FOR UPDATE SKIP LOCKED)
         """)
-    /// How stale a device's contact time may be left (`contact`).
-    static let contactResolutionMilliseconds: Int64 = 5_000
+    /// How stale a device's contact time (and cursor) may be left (`contact`, `pullContact`).
+    static let contactResolutionMilliseconds = CentreStore.contactResolutionMilliseconds
     /// The condition under which a device's contact is written (`contact`, `pullContact`, `feedRead`), with the
     /// hub's time and the clock offset as the parameters named.
     static func contactMoved(now: String, offset: String) -> String {
@@ -244,7 +255,7 @@ enum Statements {
         WITH contact AS (
             UPDATE devices SET last_contact = $3::bigint, last_offset_ms = $4::bigint, cursor = $5::bigint
             WHERE id = (SELECT id FROM devices WHERE id = $1 AND credential_hash = $2
-                        AND (cursor IS DISTINCT FROM $5::bigint OR \(contactMoved(now: "$3", offset: "$4"))) FOR UPDATE SKIP LOCKED)
+                        AND \(contactMoved(now: "$3", offset: "$4")) FOR UPDATE SKIP LOCKED)
             RETURNING 1
         ), device AS (
             SELECT d.children, d.needs_copy,

@@ -215,6 +215,8 @@ extension CentreTests {
             }
             #expect(read == pressed)
             #expect(pages == [true, true, false])
+            // The cursor is stored with the contact, once the contact's resolution has passed.
+            f.clock.advance(by: Double(CentreStore.contactResolutionMilliseconds) / 1000)
             #expect(try f.pullAll(&school).isEmpty)
             let stored = try f.store.pool.withConnection { c in
                 try c.queryFirst("SELECT cursor FROM devices WHERE id = $1", [.text(school.id.text)], { try $0.int(0) })
@@ -223,7 +225,8 @@ extension CentreTests {
         }
 
         /// The stored cursor (what `hub devices` shows) is the place the device has taken: the one
-        /// its request comes with, written with its contact. An answer is not counted until the
+        /// its request comes with, written with its contact, at the contact's resolution (a pull
+        /// within 5 s of the contact written leaves both). An answer is not counted until the
         /// device asks from it, and one it never got (it asks again from where it was) moves it back.
         @Test func theStoredCursorIsWhereTheDeviceAsksFrom() throws {
             let f = try CentreFixture()
@@ -241,12 +244,18 @@ extension CentreTests {
             let pull = { (cursor: UInt64) throws(SyncRefusal) -> PullReply in
                 try f.hub.pull(PullRequest(device: school.id, sentAt: f.now, cursor: cursor), credential: school.credential)
             }
+            let resolution = Double(CentreStore.contactResolutionMilliseconds) / 1000
+            f.clock.advance(by: resolution)
             let answer = try pull(taken)
             #expect(answer.entries.count == 1 && answer.cursor > taken)
             #expect(try stored() == taken, "an answer not yet asked from")
             #expect(try pull(answer.cursor).entries.isEmpty)
+            #expect(try stored() == taken, "within the contact's resolution: left")
+            f.clock.advance(by: resolution)
+            #expect(try pull(answer.cursor).entries.isEmpty)
             #expect(try stored() == answer.cursor)
             // That answer lost after all: the device asks from where it was, and gets it again.
+            f.clock.advance(by: resolution)
             #expect(try pull(taken).entries == answer.entries)
             #expect(try stored() == taken)
         }

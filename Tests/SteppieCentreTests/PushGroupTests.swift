@@ -109,7 +109,9 @@ extension CentreTests {
             let pushing = try PostgresConnection(conninfo: f.database.conninfo)
             try pushing.run("BEGIN")
             try pushing.run("SELECT 1 FROM devices WHERE id = $1 FOR UPDATE", [.text(school.id.text)])
-            // An older cursor (its last answer lost): written, unless the row is held.
+            // An older cursor (its last answer lost), once the contact's resolution has passed:
+            // written, unless the row is held.
+            f.clock.advance(by: Double(CentreStore.contactResolutionMilliseconds) / 1000)
             let older = PullRequest(device: school.id, sentAt: f.now, cursor: 0)
             let hash = PostgresSyncHub.credentialHash(school.credential)
             let admitted = Mutex<Result<CentreStore.Admitted, SyncRefusal>?>(nil)
