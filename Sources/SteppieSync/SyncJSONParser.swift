@@ -10,10 +10,10 @@ package struct SyncJSONParser {
     /// Larger input is left to `JSONDecoder` (the protocol's bodies are at most a few MiB).
     package static let maxBytes = 64 << 20
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var at = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var at = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// The whole input as one value (whitespace around it allowed), or nil (see the type).
     package static func value(_ input: some Collection<UInt8>) -> SyncValue? {
@@ -30,7 +30,7 @@ package struct SyncJSONParser {
         return parser.at == buffer.count ? value : nil
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while at < bytes.count {
             switch bytes[at] {
             case 0x20, 0x0A, 0x0D, 0x09: at += 1
@@ -39,7 +39,7 @@ package struct SyncJSONParser {
         }
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard at + count <= bytes.count else { return false }
         for i in 0..<count where bytes[at + i] != word.utf8Start[i] { return false }
@@ -47,7 +47,7 @@ package struct SyncJSONParser {
         return true
     }
 
-    private mutating func value(depth: Int) -> SyncValue? {
+    mutating func value(depth: Int) -> SyncValue? {
         guard at < bytes.count, depth < Self.maxDepth else { return nil }
         switch bytes[at] {
         case UInt8(ascii: "{"): return object(depth: depth + 1)
@@ -137,7 +137,7 @@ package struct SyncJSONParser {
 
     /// `-?(0|[1-9][0-9]*)` within Int64 and not `-0`; anything else (a fraction, an exponent) is
     /// not an integer here.
-    private mutating func integer() -> Int64? {
+    mutating func integer() -> Int64? {
         let start = at
         let negative = bytes[at] == UInt8(ascii: "-")
         if negative { at += 1 }
@@ -164,7 +164,7 @@ package struct SyncJSONParser {
 
     /// A string with every JSON escape; nil for a raw control character, a lone surrogate or
     /// bytes that are not UTF-8.
-    private mutating func string() -> String? {
+    mutating func string() -> String? {
         at += 1
         let start = at
         // The common case: no escape, read in place.

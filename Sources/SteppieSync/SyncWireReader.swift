@@ -1,8 +1,9 @@
 import Foundation
 
 /// Reads the protocol's hot messages (a pull's reply, a push's request, one entry, one value)
-/// without Foundation's generic decoding: `SyncJSONParser` into a `SyncValue` tree, then the
-/// message from it. A message it would read differently from `JSONDecoder`, or not at all, is
+/// without Foundation's generic decoding: straight into their types when they have the shape the
+/// protocol writes (`direct`), else `SyncJSONParser` into a `SyncValue` tree, then the message
+/// from it. A message it would read differently from `JSONDecoder`, or not at all, is
 /// handed to `JSONDecoder` (`decode`), so what is taken and what is refused stay exactly as before
 /// (`SyncWireTests` compare both on random, hostile and malformed input).
 package enum SyncWireReader {
@@ -21,7 +22,11 @@ package enum SyncWireReader {
     }
 
     /// The fast reader alone: nil when it does not know the type or leaves the input to `JSONDecoder`.
+    /// A pull's reply, a push and an entry are read straight into their types (`direct`); when
+    /// that reader leaves an input (a member it does not know, say), the tree reader below tries it
+    /// before `JSONDecoder` does.
     package static func read<T>(_ type: T.Type, from data: some Collection<UInt8>) -> T? {
+        if let direct = direct(type, from: data) { return direct }
         let known = type == PullReply.self || type == PushRequest.self || type == SyncEntry.self || type == SyncValue.self
         guard known, let tree = SyncJSONParser.value(data) else { return nil }
         switch type {
@@ -30,6 +35,18 @@ package enum SyncWireReader {
         case is SyncEntry.Type: return entry(tree) as? T
         case is SyncValue.Type: return tree as? T
         default: return nil
+        }
+    }
+
+    /// A pull's reply, a push or an entry read straight from its bytes into its type
+    /// (`SyncJSONParser+Messages`), without a `SyncValue` tree; nil for any other type, and for an
+    /// input of another shape than the protocol writes.
+    package static func direct<T>(_ type: T.Type, from data: some Collection<UInt8>) -> T? {
+        switch type {
+        case is PullReply.Type: SyncJSONParser.reading(data) { $0.pullReply() } as? T
+        case is PushRequest.Type: SyncJSONParser.reading(data) { $0.pushRequest() } as? T
+        case is SyncEntry.Type: SyncJSONParser.reading(data) { $0.entry(depth: 1) } as? T
+        default: nil
         }
     }
 

@@ -68,6 +68,9 @@ import SteppieSync
         if let fast = SyncWireReader.read(type, from: bytes) {
             #expect(fast == foundation, "\(text)", sourceLocation: sourceLocation)
         }
+        if let direct = SyncWireReader.direct(type, from: bytes) {
+            #expect(direct == foundation, "straight into the type: \(text)", sourceLocation: sourceLocation)
+        }
         #expect((try? SyncWireReader.decode(type, from: Data(bytes))) == foundation, "\(text)", sourceLocation: sourceLocation)
     }
 
@@ -96,6 +99,14 @@ import SteppieSync
             let pushBytes = try Self.foundation(push)
             #expect(SyncWireReader.read(PullReply.self, from: replyBytes) != nil)
             #expect(SyncWireReader.read(PushRequest.self, from: pushBytes) != nil)
+            // What the protocol writes is read straight into its type, without a tree.
+            #expect(SyncWireReader.direct(PullReply.self, from: replyBytes) != nil, "round \(round)")
+            #expect(SyncWireReader.direct(PushRequest.self, from: pushBytes) != nil, "round \(round)")
+            for entry in entries {
+                let bytes = try Self.foundation(entry)
+                #expect(SyncWireReader.direct(SyncEntry.self, from: bytes) != nil)
+                Self.expectReadsAsFoundation(SyncEntry.self, bytes)
+            }
             Self.expectReadsAsFoundation(PushRequest.self, pushBytes)
             #expect(SyncWireReader.read(SyncValue.self, from: try Self.foundation(value)) == value)
             Self.expectReadsAsFoundation(PullReply.self, replyBytes)
@@ -202,5 +213,49 @@ import SteppieSync
         // The fast path is taken for what the protocol really sends.
         let reply = #"{"children":["a"],"cursor":3,"entries":[{"event":\#(event)}}],"freshCopy":true,"hubTime":5,"more":false}"#
         #expect(SyncWireReader.read(PullReply.self, from: Array(reply.utf8)) != nil)
+        #expect(SyncWireReader.direct(PullReply.self, from: Array(reply.utf8)) != nil)
+    }
+
+    /// The reader straight into the types, on a message cut at every byte, with a member twice,
+    /// with members in another order and with blanks everywhere JSON allows them: never a crash,
+    /// and whatever it reads is what `JSONDecoder` reads.
+    @Test func messagesCutShortDoubledOrReorderedReadAsJSONDecoderReadsThem() throws {
+        let stamp = HybridTimestamp(wall: 1_772_406_000_000, counter: 3, device: Self.device).description
+        let event = #"{"at":"t","child":"c","date":"2026-03-02","id":"i","kind":"press","routine":"r","set":"s","shownTitle":{"en":"Wash"},"stamp":"\#(stamp)"}"#
+        let change = #"{"child":"c","entity":"routine","field":"title","record":"r","stamp":"\#(stamp)","value":[1,"x",null]}"#
+        let push = #"{"device":"\#(Self.device.text)","entries":[{"entry":{"event":\#(event)},"seq":1},{"entry":{"change":\#(change)},"seq":2}],"protocolVersion":1,"sentAt":9}"#
+        let reply = #"{"children":["c"],"copyAfter":null,"copyFile":{"bytes":10,"name":"f","sha256":"ab"},"cursor":7,"entries":[{"change":\#(change)},{"event":\#(event)}],"freshCopy":false,"hubTime":5,"more":true}"#
+        #expect(SyncWireReader.direct(PushRequest.self, from: Array(push.utf8))?.entries.count == 2)
+        #expect(SyncWireReader.direct(PullReply.self, from: Array(reply.utf8))?.copyFile?.bytes == 10)
+        for message in [push, reply] {
+            let bytes = Array(message.utf8)
+            for cut in 0..<bytes.count {
+                Self.expectReadsAsFoundation(PushRequest.self, Array(bytes.prefix(cut)))
+                Self.expectReadsAsFoundation(PullReply.self, Array(bytes.prefix(cut)))
+            }
+        }
+        let pushes: [String] = [
+            push.replacingOccurrences(of: #""seq":1"#, with: #""seq":1,"seq":1"#),
+            push.replacingOccurrences(of: #""protocolVersion":1"#, with: #""protocolVersion":1,"protocolVersion":1"#),
+            push.replacingOccurrences(of: #""kind":"press""#, with: #""kind":"press","kind":"press""#),
+            push.replacingOccurrences(of: #""shownTitle":{"en":"Wash"}"#, with: #""shownTitle":null,"shownTitle":{"en":"Wash"}"#),
+            push.replacingOccurrences(of: #"{"entry":{"event""#, with: #"{"entry":{"change":null,"event""#),
+            push.replacingOccurrences(of: #""sentAt":9"#, with: #""sentAt":9.5"#),
+            push.replacingOccurrences(of: #""seq":2"#, with: #""seq":-2"#),
+            push.replacingOccurrences(of: ",", with: " ,\n\t").replacingOccurrences(of: ":", with: " : "),
+            #"{"sentAt":9,"protocolVersion":1,"entries":[],"device":"\#(Self.device.text)"}"#,
+        ]
+        let replies: [String] = [
+            reply.replacingOccurrences(of: #""copyAfter":null"#, with: ##""copyAfter":"#ab$""##),
+            reply.replacingOccurrences(of: #""copyFile":{"bytes":10,"name":"f","sha256":"ab"}"#, with: #""copyFile":null"#),
+            reply.replacingOccurrences(of: #""bytes":10"#, with: #""bytes":10,"bytes":11"#),
+            reply.replacingOccurrences(of: #""more":true"#, with: #""more":true,"more":false"#),
+            reply.replacingOccurrences(of: #""children":["c"]"#, with: #""children":["c",null]"#),
+            reply.replacingOccurrences(of: #""cursor":7"#, with: #""cursor":null"#),
+        ]
+        for variant in pushes + replies {
+            Self.expectReadsAsFoundation(PushRequest.self, Array(variant.utf8))
+            Self.expectReadsAsFoundation(PullReply.self, Array(variant.utf8))
+        }
     }
 }
