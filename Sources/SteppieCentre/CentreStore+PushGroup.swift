@@ -88,7 +88,8 @@ extension CentreStore {
                 var seen: Set<String> = []
                 let events = fresh.filter { if case .event(let event) = $0 { seen.insert(event.id).inserted } else { true } }
                 if let step = Self.eventsStep(events) { writes.append(step) }
-                writes.append(PostgresConnection.Step(Statements.acknowledgeAll, [.text(Self.acknowledgements(taken.map { ($0.device, $0.taken) }))]))
+                writes.append(PostgresConnection.Step(Statements.acknowledgeAll, [.text(Self.acknowledgements(taken.map { ($0.device, $0.taken) })),
+                                                                                  .text(Self.textArray(taken.map(\.device.text)))]))
                 for t in taken {
                     writes.append(Self.nudgeStep(children: Set(t.taken.fresh.map(\.child)), origin: t.device.text, sender: sender))
                 }
@@ -117,6 +118,16 @@ extension CentreStore {
             }
         }
     }
+
+    /// `acknowledge` for every device of a group: `$1` a `jsonb` array of `[device, acknowledged,
+    /// [own children]]`, `$2` the devices' ids as a `text[]`. The rows are found by the devices'
+    /// key (`id = ANY ($2)`): joined with the `jsonb` list alone (guessed at 100 rows), the
+    /// planner read every device of the centre for each group, 0.26 ms of the update's 0.8 ms with
+    /// 500 devices, and growing with every device a district adds.
+    package static let acknowledgeAll = """
+        UPDATE devices d SET acknowledged = (a->>1)::bigint, children = a->2 FROM jsonb_array_elements($1::jsonb) AS a
+        WHERE d.id = ANY ($2::text[]) AND d.id = a->>0
+        """
 
     /// A list of texts as a PostgreSQL array literal (`$1::text[]`), each quoted.
     static func textArray(_ items: [String]) -> String {

@@ -231,10 +231,8 @@ enum Statements {
         """)
     /// A group's devices' rows held, in the order a group change holds its devices' (`CentreStore.pushGroup`).
     static let lockDevices = PostgresStatement("centre_lock_devices", "SELECT 1 FROM devices WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE")
-    /// `acknowledge` for every device of a group: a `jsonb` array of `[device, acknowledged, [own children]]`.
-    static let acknowledgeAll = PostgresStatement("centre_acknowledge_all", """
-        UPDATE devices d SET acknowledged = (a->>1)::bigint, children = a->2 FROM jsonb_array_elements($1::jsonb) AS a WHERE d.id = a->>0
-        """)
+    /// `acknowledge` for every device of a group (`CentreStore.acknowledgeAll`).
+    static let acknowledgeAll = PostgresStatement("centre_acknowledge_all", CentreStore.acknowledgeAll)
     /// A nudge to every hub process's listener at the commit (`CentreStore.nudge`): the channel,
     /// the children's ids comma-separated, or "" for everyone.
     static let notify = PostgresStatement("centre_notify", "SELECT pg_notify($1, $2)")

@@ -72,6 +72,34 @@ extension CentreTests {
             #expect(try f.store.replica(children: ["bulk-7"], dates: "2026-09-02"..."2026-09-11").events.count == 10)
         }
 
+        /// A group's acknowledgements find their devices by key among a district's thousands,
+        /// never by reading every device, and write only theirs.
+        @Test func aGroupsAcknowledgementsFindTheirDevicesByKey() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            let (home, school, _) = try PostgresSyncHubTests.twoDevices(f)
+            try f.pool.withConnection { c in
+                try c.run("""
+                    INSERT INTO devices (id, name, credential_hash, children, joined_at)
+                    SELECT lpad(g::text, 36, '0'), 'bulk ' || g, encode(sha256(g::text::bytea), 'hex'), '[]', '2026-12-01T07:00:00Z'
+                    FROM generate_series(1, 3000) g
+                    """)
+                try c.run("ANALYZE devices")
+            }
+            let acknowledgements = #"[["\#(home.id.text)",7,["mina"]],["\#(school.id.text)",3,[]]]"#
+            let parameters: [PostgresValue] = [.text(acknowledgements), .textArray([home.id.text, school.id.text])]
+            let plan = try f.pool.withConnection { c in
+                try c.query("EXPLAIN " + CentreStore.acknowledgeAll, parameters) { try $0.text(0) }.joined(separator: "\n")
+            }
+            #expect(!plan.contains("Seq Scan on devices") && plan.contains("devices_pkey"), "\(plan)")
+            let written = try f.pool.withConnection { c in
+                #expect(try c.run(CentreStore.acknowledgeAll, parameters) == 2)
+                return try c.query("SELECT id, acknowledged, children::text FROM devices WHERE id = ANY ($1::text[]) ORDER BY acknowledged",
+                                   [parameters[1]]) { [try $0.text(0), String(try $0.int(1)), try $0.text(2)] }
+            }
+            #expect(written == [[school.id.text, "3", "[]"], [home.id.text, "7", #"["mina"]"#]])
+        }
+
         /// Every index of the tables each push writes is one a read or a write uses (each row of
         /// a push pays for them all): an index added or left behind shows here, and in
         /// docs/centre.md's "What the hub keeps" with its reader.
