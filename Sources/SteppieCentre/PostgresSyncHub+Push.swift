@@ -91,6 +91,8 @@ extension PostgresSyncHub {
     /// before any pull is woken, so a device that two of them concern is answered both at once
     /// (woken after each push's entries, it was often answered the first alone, and asked again).
     fileprivate func settle(_ pushes: [(request: PushRequest, fed: CentreStore.Fed?)], now: Int64) {
+        // Other pushes under way beside this group (the held pulls it wakes linger for them).
+        let busy = pushGroups.isBusy
         var moved: [String: Set<String>] = [:]
         var unread = pushes.map(\.request)
         if followerStarted.load(ordering: .sequentiallyConsistent) {
@@ -110,7 +112,7 @@ extension PostgresSyncHub {
                 }
             }
         }
-        for (origin, children) in moved { wake(children: children, from: origin) }
-        for request in unread { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text) }
+        for (origin, children) in moved { wake(children: children, from: origin, busy: busy) }
+        for request in unread { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text, busy: busy) }
     }
 }

@@ -30,6 +30,10 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// pull), this is only a safety net; each read is a transaction, so 500 held pulls at 1 s were
     /// 500 reads a second for nothing.
     package static let nudgedPollMilliseconds = 5_000
+    /// How long a held pull woken while this process writes other pushes waits for them, so one
+    /// answer carries what they bring its device too (`pull`): a device whose children two
+    /// groups of pushes concern was answered and came back for each.
+    package static let lingerMilliseconds = 10
     /// What moved and when, in wake-up numbers, and the held pulls waiting, each on a condition
     /// of its own under the children it gets: a wake-up that comes between a pull's read and its
     /// wait is not missed, a held pull goes back to the database only for a change that may
@@ -55,6 +59,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     private let quietHolds = Atomic<Int>(0)
     /// Pulls answered from the tail (with no read of the database's feed), for tests and the benchmark.
     let tailAnswers = Atomic<Int>(0)
+    /// Held pulls that lingered after their wake-up (`lingerMilliseconds`), for tests and the benchmark.
+    private let lingered = Atomic<Int>(0)
     /// The feed's newest entries as the follower last read them (`FeedTail`).
     let tail = BlockingLock(FeedTail())
     /// Whether the follower should read again (a push was taken, a nudge came), under `followLock`.
@@ -128,8 +134,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 
     /// Wakes the held pulls of devices that get one of `children` (nil: every held pull).
-    func wake(children: Set<String>? = nil, from origin: String? = nil) {
-        let waiting = board.withLock { $0.moved(children, from: origin) }
+    func wake(children: Set<String>? = nil, from origin: String? = nil, busy: Bool = false) {
+        let waiting = board.withLock { $0.moved(children, from: origin, busy: busy) }
         for waiter in waiting { waiter.signal() }
     }
 
@@ -147,6 +153,10 @@ package final class PostgresSyncHub: SyncHubHandling {
     package var pullsHeldQuietly: Int { quietHolds.load(ordering: .sequentiallyConsistent) }
     /// The looks counted in `pullReads` that were answered from the process's tail, not the database's feed.
     package var pullsAnsweredFromTail: Int { tailAnswers.load(ordering: .sequentiallyConsistent) }
+    /// Held pulls that lingered after their wake-up for other pushes under way.
+    package var pullsLingered: Int { lingered.load(ordering: .sequentiallyConsistent) }
+    /// Pulls held now, waiting for a wake-up.
+    package var pullsWaiting: Int { board.withLock { $0.waiters } }
     /// Groups of pushes run, pushes taken in them and the largest (`pushGroups`).
     package var pushGroupCounts: (groups: Int, pushes: Int, largest: Int) {
         let c = pushGroups.counts
@@ -280,6 +290,17 @@ package final class PostgresSyncHub: SyncHubHandling {
             waiter.condition.lock()
             while !board.withLock({ $0.moved(since: seen, for: children) }), !stopping.load(ordering: .sequentiallyConsistent),
                   waiter.condition.wait(until: until) {}
+            // Woken by a push settled while this process wrote others (two groups, or pushes
+            // waiting): a moment more, until the next of them concerns this device or the linger
+            // ends, so one answer carries both (docs/centre.md, "Pushes taken together"). Never
+            // when the push that woke it was the only one under way (a press answered at once).
+            if board.withLock({ $0.moved(since: seen, for: children) && $0.busy(since: seen) }) {
+                let woken = wakeupCount
+                let linger = min(deadline, Date().addingTimeInterval(Double(Self.lingerMilliseconds) / 1000))
+                lingered.add(1, ordering: .sequentiallyConsistent)
+                while !board.withLock({ $0.moved(since: woken, for: children) }), !stopping.load(ordering: .sequentiallyConsistent),
+                      waiter.condition.wait(until: linger) {}
+            }
             waiter.condition.unlock()
             board.withLock { $0.remove(waiter) }
         }

@@ -39,6 +39,8 @@ final class BlockingLock<Value>: @unchecked Sendable {
 /// last that named everyone; and the held pulls waiting, by child.
 package struct WakeBoard: Sendable {
     package private(set) var count = 0
+    /// The last wake-up made while other pushes were under way in the process (`busy`).
+    package private(set) var busyMark = 0
     private var everyone = 0
     private var child: [String: Int] = [:]
     private var waiting: [ObjectIdentifier: PullWaiter] = [:]
@@ -48,10 +50,11 @@ package struct WakeBoard: Sendable {
 
     /// Notes a wake-up for `children` (nil: everyone); returns the waiters it concerns, but for
     /// `origin`'s own (a device's push concerns its held pull only through other devices' entries,
-    /// which wake it themselves).
+    /// which wake it themselves). `busy`: made while other pushes were under way.
     @discardableResult
-    package mutating func moved(_ children: Set<String>?, from origin: String? = nil) -> [PullWaiter] {
+    package mutating func moved(_ children: Set<String>?, from origin: String? = nil, busy: Bool = false) -> [PullWaiter] {
         count += 1
+        if busy { busyMark = count }
         guard let children else {
             everyone = count
             return Array(waiting.values)
@@ -67,6 +70,9 @@ package struct WakeBoard: Sendable {
     /// Whether a wake-up for everyone (a grant, a removal, a group's change, a listener's return)
     /// came after `seen`.
     package func everyoneMoved(since seen: Int) -> Bool { everyone > seen }
+
+    /// Whether a wake-up after `seen` was made while other pushes were under way.
+    package func busy(since seen: Int) -> Bool { busyMark > seen }
 
     /// Whether anything that concerns a device getting `children` moved after `seen`.
     package func moved(since seen: Int, for children: Set<String>) -> Bool {

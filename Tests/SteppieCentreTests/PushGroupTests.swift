@@ -130,6 +130,59 @@ extension CentreTests {
             #expect(try stored() == 0, "the next pull writes it")
         }
 
+        /// A held pull woken by the only push under way is answered at once; one woken while this
+        /// process writes another push (here a group held at its device's row) lingers for it, and
+        /// is answered once the linger ends with what woke it.
+        @Test func aPullWokenWhileOtherPushesAreUnderWayLingersForThemAlone() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            var (home, school, child) = try PostgresSyncHubTests.twoDevices(f)
+            _ = try f.pullAll(&school)
+            let (other, otherChild) = try Self.deviceWithItsChild(f, "Ana")
+            var third = other
+            final class Held: Sendable {
+                let threads = GroupingTests.Threads()
+                let reply = Mutex<PullReply?>(nil)
+                var answer: PullReply? { reply.withLock { $0 } }
+            }
+            func hold() -> Held {
+                let held = Held()
+                let request = PullRequest(device: school.id, sentAt: f.now, cursor: school.cursor, waitMilliseconds: 20_000)
+                let credential = school.credential
+                held.threads.run { let got = try? f.hub.pull(request, credential: credential); held.reply.withLock { $0 = got } }
+                return held
+            }
+            // Alone: no linger.
+            var held = hold()
+            #expect(GroupingTests.until { f.hub.pullsWaiting == 1 })
+            let first = home.press(child: child, routine: "wash", now: f.now)
+            #expect(try f.push(home, [first]).acknowledged == 2)
+            #expect(held.threads.join())
+            #expect(held.answer?.entries == [first.entry])
+            #expect(f.hub.pullsLingered == 0)
+            school.cursor = try #require(held.answer).cursor
+
+            // Another push under way (a group held at its device's row): the woken pull lingers.
+            let blocker = try PostgresConnection(conninfo: f.database.conninfo)
+            try blocker.run("BEGIN")
+            try blocker.run("SELECT 1 FROM devices WHERE id = $1 FOR UPDATE", [.text(third.id.text)])
+            let pushing = GroupingTests.Threads()
+            let blocked = third.press(child: otherChild, routine: "r-ana", now: f.now)
+            let blockedGroups = f.hub.pushGroupCounts.groups
+            let blockedDevice = third
+            pushing.run { _ = try? f.push(blockedDevice, [blocked]) }
+            #expect(GroupingTests.until { f.hub.pushGroupCounts.groups == blockedGroups + 1 }, "the held group is under way")
+            held = hold()
+            #expect(GroupingTests.until { f.hub.pullsWaiting == 1 })
+            let second = home.press(child: child, routine: "teeth", now: f.now)
+            #expect(try f.push(home, [second]).acknowledged == 3)
+            #expect(held.threads.join())
+            #expect(held.answer?.entries == [second.entry])
+            #expect(f.hub.pullsLingered == 1)
+            try blocker.run("COMMIT")
+            #expect(pushing.join())
+        }
+
         /// Pushes that come while two groups are held at the feed's lock (another process's push
         /// in progress) wait, then go together in one group; one with text the database refuses
         /// fails that group, whose pushes then go alone: only that one is refused (malformed), a
