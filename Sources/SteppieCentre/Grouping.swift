@@ -52,9 +52,6 @@ package final class Grouping<Input, Output>: @unchecked Sendable {
     /// Inputs waiting for a group now.
     package var waitingCount: Int { lock.withLock { waiting.count } }
 
-    /// Whether more work is under way than one group: two groups running, or inputs waiting.
-    package var isBusy: Bool { lock.withLock { running > 1 || !waiting.isEmpty } }
-
     /// `input`'s output, from a group run by this caller or another: `run` is given a group's
     /// inputs in their order of arrival and returns their outputs in the same order.
     package func submit(_ input: Input, key: String, weight: Int, run: ([Input]) -> [Output]) -> Output {

@@ -8,6 +8,8 @@ import SteppieSyncHTTP
 extension PostgresSyncHub {
     package func push(_ request: PushRequest, credential: String) throws(SyncRefusal) -> PushReply {
         let hash = Self.credentialHash(credential)
+        pending.withLock { $0.begin(request) }
+        defer { pending.withLock { $0.end(request) } }
         // Taken with the pushes that came while others were being written, in one transaction
         // (`CentreStore.pushGroup`), unless it names or archives a child; alone when its group failed.
         if CentreStore.groupable(request) {
@@ -91,8 +93,8 @@ extension PostgresSyncHub {
     /// before any pull is woken, so a device that two of them concern is answered both at once
     /// (woken after each push's entries, it was often answered the first alone, and asked again).
     fileprivate func settle(_ pushes: [(request: PushRequest, fed: CentreStore.Fed?)], now: Int64) {
-        // Other pushes under way beside this group (the held pulls it wakes linger for them).
-        let busy = pushGroups.isBusy
+        // No longer under way: the pulls these wake look past them for others.
+        pending.withLock { pending in for (request, _) in pushes { pending.settle(request) } }
         var moved: [String: Set<String>] = [:]
         var unread = pushes.map(\.request)
         if followerStarted.load(ordering: .sequentiallyConsistent) {
@@ -112,7 +114,7 @@ extension PostgresSyncHub {
                 }
             }
         }
-        for (origin, children) in moved { wake(children: children, from: origin, busy: busy) }
-        for request in unread { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text, busy: busy) }
+        for (origin, children) in moved { wake(children: children, from: origin) }
+        for request in unread { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text) }
     }
 }

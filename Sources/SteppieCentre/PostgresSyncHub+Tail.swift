@@ -112,9 +112,9 @@ extension PostgresSyncHub {
     /// After a push that may have been taken: the tail is brought up to the feed (`catchUp`, in
     /// this thread when no other is at it), which wakes the pulls it concerns; without a tail (no
     /// follower, or its reads failing), they are woken here.
-    func pushed(_ children: Set<String>, from origin: String, busy: Bool = false) {
-        guard followerStarted.load(ordering: .sequentiallyConsistent) else { return wake(children: children, from: origin, busy: busy) }
-        if !isFollowing { wake(children: children, from: origin, busy: busy) }
+    func pushed(_ children: Set<String>, from origin: String) {
+        guard followerStarted.load(ordering: .sequentiallyConsistent) else { return wake(children: children, from: origin) }
+        if !isFollowing { wake(children: children, from: origin) }
         if failing.load(ordering: .sequentiallyConsistent) { feedMoved() } else { catchUp() }
     }
 

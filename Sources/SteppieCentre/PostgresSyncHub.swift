@@ -30,8 +30,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// pull), this is only a safety net; each read is a transaction, so 500 held pulls at 1 s were
     /// 500 reads a second for nothing.
     package static let nudgedPollMilliseconds = 5_000
-    /// How long a held pull woken while this process writes other pushes waits for them, so one
-    /// answer carries what they bring its device too (`pull`): a device whose children two
+    /// How long a held pull woken while this process has another device's push of its children
+    /// under way waits for it, so one answer carries both (`pull`): a device whose children two
     /// groups of pushes concern was answered and came back for each.
     package static let lingerMilliseconds = 10
     /// What moved and when, in wake-up numbers, and the held pulls waiting, each on a condition
@@ -42,6 +42,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     /// wake all 500 held pulls' threads, one after another through its lock, to find most had
     /// nothing to do).
     let board = BlockingLock(WakeBoard())
+    /// This process's pushes under way, by child (`PendingPushes`).
+    let pending = BlockingLock(PendingPushes())
     let stopping = Atomic<Bool>(false)
     /// The hub's time when a pull last looked for feed entries past the horizon.
     private let lastForget = Atomic<Int64>(Int64.min / 2)
@@ -134,8 +136,8 @@ package final class PostgresSyncHub: SyncHubHandling {
     }
 
     /// Wakes the held pulls of devices that get one of `children` (nil: every held pull).
-    func wake(children: Set<String>? = nil, from origin: String? = nil, busy: Bool = false) {
-        let waiting = board.withLock { $0.moved(children, from: origin, busy: busy) }
+    func wake(children: Set<String>? = nil, from origin: String? = nil) {
+        let waiting = board.withLock { $0.moved(children, from: origin) }
         for waiter in waiting { waiter.signal() }
     }
 
@@ -290,11 +292,11 @@ package final class PostgresSyncHub: SyncHubHandling {
             waiter.condition.lock()
             while !board.withLock({ $0.moved(since: seen, for: children) }), !stopping.load(ordering: .sequentiallyConsistent),
                   waiter.condition.wait(until: until) {}
-            // Woken by a push settled while this process wrote others (two groups, or pushes
-            // waiting): a moment more, until the next of them concerns this device or the linger
-            // ends, so one answer carries both (docs/centre.md, "Pushes taken together"). Never
-            // when the push that woke it was the only one under way (a press answered at once).
-            if board.withLock({ $0.moved(since: seen, for: children) && $0.busy(since: seen) }) {
+            // Woken while this process has another device's push of its children under way: a
+            // moment more, until that push's wake-up or the linger's end, so one answer carries
+            // both (docs/centre.md, "Pushes taken together"). Otherwise answered at once.
+            if board.withLock({ $0.moved(since: seen, for: children) }),
+               pending.withLock({ $0.concerns(children, except: request.device.text) }) {
                 let woken = wakeupCount
                 let linger = min(deadline, Date().addingTimeInterval(Double(Self.lingerMilliseconds) / 1000))
                 lingered.add(1, ordering: .sequentiallyConsistent)

@@ -1,3 +1,4 @@
+import SteppieSync
 import Foundation
 
 /// A held pull's wait: its own condition, the children its device gets, and the device.
@@ -39,8 +40,6 @@ final class BlockingLock<Value>: @unchecked Sendable {
 /// last that named everyone; and the held pulls waiting, by child.
 package struct WakeBoard: Sendable {
     package private(set) var count = 0
-    /// The last wake-up made while other pushes were under way in the process (`busy`).
-    package private(set) var busyMark = 0
     private var everyone = 0
     private var child: [String: Int] = [:]
     private var waiting: [ObjectIdentifier: PullWaiter] = [:]
@@ -50,11 +49,10 @@ package struct WakeBoard: Sendable {
 
     /// Notes a wake-up for `children` (nil: everyone); returns the waiters it concerns, but for
     /// `origin`'s own (a device's push concerns its held pull only through other devices' entries,
-    /// which wake it themselves). `busy`: made while other pushes were under way.
+    /// which wake it themselves).
     @discardableResult
-    package mutating func moved(_ children: Set<String>?, from origin: String? = nil, busy: Bool = false) -> [PullWaiter] {
+    package mutating func moved(_ children: Set<String>?, from origin: String? = nil) -> [PullWaiter] {
         count += 1
-        if busy { busyMark = count }
         guard let children else {
             everyone = count
             return Array(waiting.values)
@@ -70,9 +68,6 @@ package struct WakeBoard: Sendable {
     /// Whether a wake-up for everyone (a grant, a removal, a group's change, a listener's return)
     /// came after `seen`.
     package func everyoneMoved(since seen: Int) -> Bool { everyone > seen }
-
-    /// Whether a wake-up after `seen` was made while other pushes were under way.
-    package func busy(since seen: Int) -> Bool { busyMark > seen }
 
     /// Whether anything that concerns a device getting `children` moved after `seen`.
     package func moved(since seen: Int, for children: Set<String>) -> Bool {
@@ -94,6 +89,60 @@ package struct WakeBoard: Sendable {
         for c in waiter.children {
             byChild[c]?.remove(id)
             if byChild[c]?.isEmpty == true { byChild[c] = nil }
+        }
+    }
+}
+
+/// The pushes a hub process has under way, by the children their entries concern and the device
+/// that sent them: from the moment a push arrives until its entries are in the tail (settled, the
+/// pulls they concern about to be woken) or it ends otherwise (refused, failed). A held pull woken
+/// while another device's push of its children is under way waits a moment for it
+/// (`PostgresSyncHub.lingerMilliseconds`).
+package struct PendingPushes: Sendable {
+    /// A push by its device, its first sequence number and its size.
+    package struct Key: Hashable, Sendable {
+        let device: String
+        let first: UInt64
+        let count: Int
+        package init(_ request: PushRequest) {
+            device = request.device.text
+            first = request.entries.first?.seq ?? 0
+            count = request.entries.count
+        }
+    }
+
+    private var byChild: [String: [String: Int]] = [:]
+    private var settled: Set<Key> = []
+
+    package init() {}
+
+    /// A push arrived.
+    package mutating func begin(_ request: PushRequest) {
+        for child in Set(request.entries.map(\.entry.child)) { byChild[child, default: [:]][request.device.text, default: 0] += 1 }
+    }
+
+    /// A push's entries are in the tail: no longer under way (before the pulls they concern are woken).
+    package mutating func settle(_ request: PushRequest) {
+        guard settled.insert(Key(request)).inserted else { return }
+        remove(request)
+    }
+
+    /// A push ended: no longer under way, unless `settle` said so already.
+    package mutating func end(_ request: PushRequest) {
+        if settled.remove(Key(request)) == nil { remove(request) }
+    }
+
+    /// Whether a push of another device than `device` concerning any of `children` is under way.
+    package func concerns(_ children: Set<String>, except device: String) -> Bool {
+        children.contains { child in byChild[child]?.contains { $0.key != device } ?? false }
+    }
+
+    private mutating func remove(_ request: PushRequest) {
+        let origin = request.device.text
+        for child in Set(request.entries.map(\.entry.child)) {
+            guard var origins = byChild[child], let n = origins[origin] else { continue }
+            origins[origin] = n > 1 ? n - 1 : nil
+            byChild[child] = origins.isEmpty ? nil : origins
         }
     }
 }

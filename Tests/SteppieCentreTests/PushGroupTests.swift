@@ -130,16 +130,18 @@ extension CentreTests {
             #expect(try stored() == 0, "the next pull writes it")
         }
 
-        /// A held pull woken by the only push under way is answered at once; one woken while this
-        /// process writes another push (here a group held at its device's row) lingers for it, and
-        /// is answered once the linger ends with what woke it.
-        @Test func aPullWokenWhileOtherPushesAreUnderWayLingersForThemAlone() throws {
+        /// A held pull woken with no other push of its children under way is answered at once (a
+        /// push of another child held at its device's row changes nothing); one woken while
+        /// another device's push of its child is under way (held at that device's row) lingers,
+        /// once, and is answered when the linger ends with what woke it.
+        @Test func aPullWokenWhileAnotherPushOfItsChildrenIsUnderWayLingersForIt() throws {
             let f = try CentreFixture()
             defer { f.database.drop() }
             var (home, school, child) = try PostgresSyncHubTests.twoDevices(f)
             _ = try f.pullAll(&school)
-            let (other, otherChild) = try Self.deviceWithItsChild(f, "Ana")
-            var third = other
+            var office = TestDevice()
+            try f.join(&office, children: [child], name: "office")
+            let (ana, anaChild) = try Self.deviceWithItsChild(f, "Ana")
             final class Held: Sendable {
                 let threads = GroupingTests.Threads()
                 let reply = Mutex<PullReply?>(nil)
@@ -152,35 +154,43 @@ extension CentreTests {
                 held.threads.run { let got = try? f.hub.pull(request, credential: credential); held.reply.withLock { $0 = got } }
                 return held
             }
-            // Alone: no linger.
-            var held = hold()
-            #expect(GroupingTests.until { f.hub.pullsWaiting == 1 })
-            let first = home.press(child: child, routine: "wash", now: f.now)
-            #expect(try f.push(home, [first]).acknowledged == 2)
-            #expect(held.threads.join())
-            #expect(held.answer?.entries == [first.entry])
+            /// A push of `device` held at its row (another connection holds it) until the returned
+            /// connection commits.
+            func blocked(_ device: TestDevice, _ entries: [NumberedEntry]) throws -> (PostgresConnection, GroupingTests.Threads) {
+                let blocker = try PostgresConnection(conninfo: f.database.conninfo)
+                try blocker.run("BEGIN")
+                try blocker.run("SELECT 1 FROM devices WHERE id = $1 FOR UPDATE", [.text(device.id.text)])
+                let groups = f.hub.pushGroupCounts.groups
+                let pushing = GroupingTests.Threads()
+                pushing.run { _ = try? f.push(device, entries) }
+                #expect(GroupingTests.until { f.hub.pushGroupCounts.groups == groups + 1 }, "the held push is under way")
+                return (blocker, pushing)
+            }
+            func pressAndPull(_ routine: String) throws {
+                let held = hold()
+                #expect(GroupingTests.until { f.hub.pullsWaiting == 1 })
+                let press = home.press(child: child, routine: routine, now: f.now)
+                #expect(try f.push(home, [press]).acknowledged == home.seq)
+                #expect(held.threads.join())
+                #expect(held.answer?.entries == [press.entry])
+                school.cursor = try #require(held.answer).cursor
+            }
+            // Alone: answered at once.
+            try pressAndPull("wash")
             #expect(f.hub.pullsLingered == 0)
-            school.cursor = try #require(held.answer).cursor
-
-            // Another push under way (a group held at its device's row): the woken pull lingers.
-            let blocker = try PostgresConnection(conninfo: f.database.conninfo)
-            try blocker.run("BEGIN")
-            try blocker.run("SELECT 1 FROM devices WHERE id = $1 FOR UPDATE", [.text(third.id.text)])
-            let pushing = GroupingTests.Threads()
-            let blocked = third.press(child: otherChild, routine: "r-ana", now: f.now)
-            let blockedGroups = f.hub.pushGroupCounts.groups
-            let blockedDevice = third
-            pushing.run { _ = try? f.push(blockedDevice, [blocked]) }
-            #expect(GroupingTests.until { f.hub.pushGroupCounts.groups == blockedGroups + 1 }, "the held group is under way")
-            held = hold()
-            #expect(GroupingTests.until { f.hub.pullsWaiting == 1 })
-            let second = home.press(child: child, routine: "teeth", now: f.now)
-            #expect(try f.push(home, [second]).acknowledged == 3)
-            #expect(held.threads.join())
-            #expect(held.answer?.entries == [second.entry])
+            // Another child's push under way: answered at once.
+            var other = ana
+            let (anaBlocker, anaPushing) = try blocked(other, [other.press(child: anaChild, routine: "r-ana", now: f.now)])
+            try pressAndPull("teeth")
+            #expect(f.hub.pullsLingered == 0)
+            try anaBlocker.run("COMMIT")
+            #expect(anaPushing.join())
+            // Another device's push of its child under way: it lingers for it.
+            let (officeBlocker, officePushing) = try blocked(office, [office.press(child: child, routine: "dress", now: f.now)])
+            try pressAndPull("shoes")
             #expect(f.hub.pullsLingered == 1)
-            try blocker.run("COMMIT")
-            #expect(pushing.join())
+            try officeBlocker.run("COMMIT")
+            #expect(officePushing.join())
         }
 
         /// Pushes that come while two groups are held at the feed's lock (another process's push
