@@ -61,50 +61,24 @@ package struct SyncJSONParser {
         }
     }
 
+    /// An object (a key twice: nil), read member by member as the typed readers read theirs.
     private mutating func object(depth: Int) -> SyncValue? {
-        at += 1
         var members: [String: SyncValue] = [:]
-        skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
-            at += 1
-            return .object(members)
+        let read = self.members { p, key in
+            guard let member = p.value(depth: depth) else { return false }
+            return members.updateValue(member, forKey: key) == nil
         }
-        while true {
-            skipSpace()
-            guard at < bytes.count, bytes[at] == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipSpace()
-            guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return nil }
-            at += 1
-            skipSpace()
-            guard let member = value(depth: depth), members.updateValue(member, forKey: key) == nil else { return nil }
-            skipSpace()
-            guard at < bytes.count else { return nil }
-            let separator = bytes[at]
-            at += 1
-            if separator == UInt8(ascii: "}") { return .object(members) }
-            guard separator == UInt8(ascii: ",") else { return nil }
-        }
+        return read ? .object(members) : nil
     }
 
     private mutating func array(depth: Int) -> SyncValue? {
-        at += 1
-        var items: [SyncValue] = []
-        skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
-            at += 1
-            return .array(items)
+        var list: [SyncValue] = []
+        let read = items { p in
+            guard let item = p.value(depth: depth) else { return false }
+            list.append(item)
+            return true
         }
-        while true {
-            skipSpace()
-            guard let item = value(depth: depth) else { return nil }
-            items.append(item)
-            skipSpace()
-            guard at < bytes.count else { return nil }
-            let separator = bytes[at]
-            at += 1
-            if separator == UInt8(ascii: "]") { return .array(items) }
-            guard separator == UInt8(ascii: ",") else { return nil }
-        }
+        return read ? .array(list) : nil
     }
 
     /// An integer (`integer`), or a decimal fraction `-?(0|[1-9][0-9]*)\.[0-9]+` whose value is not
