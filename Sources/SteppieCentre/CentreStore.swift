@@ -215,13 +215,11 @@ enum Statements {
         WHERE id = (SELECT id FROM devices WHERE id = $3 AND credential_hash = $4
                     AND \(contactMoved(now: "$1", offset: "$2")) FOR UPDATE SKIP LOCKED)
         """)
-    /// How stale a device's contact time (and cursor) may be left (`contact`, `pullContact`).
-    static let contactResolutionMilliseconds = CentreStore.contactResolutionMilliseconds
     /// The condition under which a device's contact is written (`contact`, `pullContact`, `feedRead`), with the
     /// hub's time and the clock offset as the parameters named.
     static func contactMoved(now: String, offset: String) -> String {
         """
-        (last_contact IS NULL OR last_contact <= \(now)::bigint - \(contactResolutionMilliseconds) OR last_contact > \(now)::bigint
+        (last_contact IS NULL OR last_contact <= \(now)::bigint - \(CentreStore.contactResolutionMilliseconds) OR last_contact > \(now)::bigint
              OR last_offset_ms IS NULL OR abs(last_offset_ms - \(offset)::bigint) >= 500)
         """
     }

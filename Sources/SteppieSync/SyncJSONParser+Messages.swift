@@ -26,47 +26,45 @@ extension SyncJSONParser {
     /// Reads an object member by member: `member` gets each key with the parser at its value, reads
     /// the value and says whether it took it. False for anything that is not such an object.
     mutating func members(_ member: (inout SyncJSONParser, String) -> Bool) -> Bool {
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { return false }
-        at += 1
-        skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
-            at += 1
-            return true
-        }
-        while true {
-            skipSpace()
-            guard at < bytes.count, bytes[at] == UInt8(ascii: "\""), let key = string() else { return false }
-            skipSpace()
-            guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return false }
-            at += 1
-            skipSpace()
-            guard member(&self, key) else { return false }
-            skipSpace()
-            guard at < bytes.count else { return false }
-            let separator = bytes[at]
-            at += 1
-            if separator == UInt8(ascii: "}") { return true }
-            guard separator == UInt8(ascii: ",") else { return false }
+        elements(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { p in
+            guard p.at < p.bytes.count, p.bytes[p.at] == UInt8(ascii: "\""), let key = p.string() else { return false }
+            p.skipSpace()
+            guard p.at < p.bytes.count, p.bytes[p.at] == UInt8(ascii: ":") else { return false }
+            p.at += 1
+            p.skipSpace()
+            return member(&p, key)
         }
     }
 
-    /// Reads an array item by item (`item` reads one and says whether it took it).
-    mutating func items(_ item: (inout SyncJSONParser) -> Bool) -> Bool {
-        guard at < bytes.count, bytes[at] == UInt8(ascii: "[") else { return false }
+    /// An array read item by item (`item` reads one; nil: not this reader's input).
+    mutating func list<T>(_ item: (inout SyncJSONParser) -> T?) -> [T]? {
+        var list: [T] = []
+        let read = elements(open: UInt8(ascii: "["), close: UInt8(ascii: "]")) { p in
+            guard let value = item(&p) else { return false }
+            list.append(value)
+            return true
+        }
+        return read ? list : nil
+    }
+
+    /// `open`, elements separated by commas (blanks around each), `close`: `element` reads one and
+    /// says whether it took it. False for anything else.
+    private mutating func elements(open: UInt8, close: UInt8, _ element: (inout SyncJSONParser) -> Bool) -> Bool {
+        guard at < bytes.count, bytes[at] == open else { return false }
         at += 1
         skipSpace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
+        if at < bytes.count, bytes[at] == close {
             at += 1
             return true
         }
         while true {
             skipSpace()
-            guard item(&self) else { return false }
+            guard element(&self) else { return false }
             skipSpace()
             guard at < bytes.count else { return false }
             let separator = bytes[at]
             at += 1
-            if separator == UInt8(ascii: "]") { return true }
+            if separator == close { return true }
             guard separator == UInt8(ascii: ",") else { return false }
         }
     }
@@ -122,14 +120,8 @@ extension SyncJSONParser {
             case "sentAt": guard Self.first(2, &seen) else { return false }; sentAt = p.whole(); return sentAt != nil
             case "entries":
                 guard Self.first(3, &seen) else { return false }
-                var list: [NumberedEntry] = []
-                guard p.items({ p in
-                    guard let numbered = p.numberedEntry(depth: 3) else { return false }
-                    list.append(numbered)
-                    return true
-                }) else { return false }
-                entries = list
-                return true
+                entries = p.list { $0.numberedEntry(depth: 3) }
+                return entries != nil
             default: return false
             }
         }
@@ -159,27 +151,15 @@ extension SyncJSONParser {
             switch key {
             case "entries":
                 guard Self.first(0, &seen) else { return false }
-                var list: [SyncEntry] = []
-                guard p.items({ p in
-                    guard let entry = p.entry(depth: 3) else { return false }
-                    list.append(entry)
-                    return true
-                }) else { return false }
-                entries = list
-                return true
+                entries = p.list { $0.entry(depth: 3) }
+                return entries != nil
             case "cursor": guard Self.first(1, &seen) else { return false }; cursor = p.unsigned(); return cursor != nil
             case "more": guard Self.first(2, &seen) else { return false }; more = p.boolean(); return more != nil
             case "freshCopy": guard Self.first(3, &seen) else { return false }; freshCopy = p.boolean(); return freshCopy != nil
             case "children":
                 guard Self.first(4, &seen) else { return false }
-                var list: [String] = []
-                guard p.items({ p in
-                    guard let child = p.text() else { return false }
-                    list.append(child)
-                    return true
-                }) else { return false }
-                children = list
-                return true
+                children = p.list { $0.text() }
+                return children != nil
             case "hubTime": guard Self.first(5, &seen) else { return false }; hubTime = p.whole(); return hubTime != nil
             case "copyAfter":
                 guard Self.first(6, &seen) else { return false }

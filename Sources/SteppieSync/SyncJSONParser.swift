@@ -17,17 +17,7 @@ package struct SyncJSONParser {
 
     /// The whole input as one value (whitespace around it allowed), or nil (see the type).
     package static func value(_ input: some Collection<UInt8>) -> SyncValue? {
-        guard input.count <= maxBytes else { return nil }
-        if let fast = input.withContiguousStorageIfAvailable({ parse($0) }) { return fast }
-        return Array(input).withUnsafeBufferPointer { parse($0) }
-    }
-
-    private static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> SyncValue? {
-        var parser = SyncJSONParser(buffer)
-        parser.skipSpace()
-        guard let value = parser.value(depth: 0) else { return nil }
-        parser.skipSpace()
-        return parser.at == buffer.count ? value : nil
+        reading(input) { $0.value(depth: 0) }
     }
 
     mutating func skipSpace() {
@@ -72,13 +62,7 @@ package struct SyncJSONParser {
     }
 
     private mutating func array(depth: Int) -> SyncValue? {
-        var list: [SyncValue] = []
-        let read = items { p in
-            guard let item = p.value(depth: depth) else { return false }
-            list.append(item)
-            return true
-        }
-        return read ? .array(list) : nil
+        list { $0.value(depth: depth) }.map(SyncValue.array)
     }
 
     /// An integer (`integer`), or a decimal fraction `-?(0|[1-9][0-9]*)\.[0-9]+` whose value is not
