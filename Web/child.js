@@ -524,6 +524,7 @@
 
   function send(t) {
     inFlight = true;
+    root.setAttribute('data-saving', ''); // while set, a tap does nothing (as in the engine)
     var control = controlFor(t.action);
     fetch(api + '/' + t.action, {
       method: 'POST',
@@ -534,6 +535,7 @@
     }).then(function (response) {
       return response.json().catch(function () { return null; }).then(function (body) {
         inFlight = false;
+        root.removeAttribute('data-saving');
         control.classList.remove('is-pending');
         if (response.ok) { apply(body, false); return; }
         notTaken(control);
@@ -542,6 +544,7 @@
     }, function () {
       // The connection went away under the tap: keep it and send it when the service is back.
       inFlight = false;
+      root.removeAttribute('data-saving');
       if (!queued) { queued = t; control.classList.add('is-pending'); }
       setConnected(false);
     });

@@ -285,6 +285,12 @@ def wait_screen(driver, screen, deadline=5.0):
                              f"(it is {screen_of(driver)!r})") from None
 
 
+def wait_saved(driver, deadline=5.0):
+    """Until the kiosk page has no tap being saved: a tap made while one is saved does nothing (as
+    in the engine), and the stream may show the saved tap's screen before its answer comes back."""
+    wait_js(driver, "return !document.documentElement.hasAttribute('data-saving')", "the tap saved", deadline)
+
+
 def wait_js(driver, script, what, deadline=5.0):
     try:
         return WebDriverWait(driver, deadline, poll_frequency=0.02).until(lambda d: d.execute_script(script))

@@ -384,6 +384,7 @@ def test_keyboard_only_tab_enter_and_space(make_steppie, browsers):
     ActionChains(d).send_keys(Keys.ENTER).perform()
     s.wait_db("a row written by Enter", lambda: s.completed() == 1)
     wait_screen(d, "undo")
+    wait_saved(d)
     # Tab to next, Space: on to the second card.
     tab_to(d, "next")
     ActionChains(d).send_keys(Keys.SPACE).perform()
@@ -395,6 +396,7 @@ def test_keyboard_only_tab_enter_and_space(make_steppie, browsers):
     ActionChains(d).send_keys(Keys.SPACE).perform()
     s.wait_db("a row written by Space", lambda: s.completed() == 2)
     wait_screen(d, "undo")
+    wait_saved(d)
     # Tab to undo, Enter: the second row is back to undone.
     tab_to(d, "undo")
     ActionChains(d).send_keys(Keys.ENTER).perform()
