@@ -389,6 +389,7 @@ def test_keyboard_only_tab_enter_and_space(make_steppie, browsers):
     tab_to(d, "next")
     ActionChains(d).send_keys(Keys.SPACE).perform()
     wait_screen(d, "current")
+    wait_saved(d)
     assert card_title(d) == titles[1]
     # The focus stays usable (the hidden control handed it to the card); Space on done.
     if active_action(d) != "done":
