@@ -9,6 +9,10 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 #include <clazy.h>
 
 // libmicrohttpd is opened on first use (see CLazyLoad); its variadic start function is called
@@ -20,8 +24,29 @@ static __typeof__(MHD_start_daemon) *start_daemon(void) {
 // TLS 1.2 and 1.3 only, AEAD suites only (AES-GCM, ChaCha20-Poly1305): GnuTLS's NORMAL still
 // offers CBC with SHA-1/SHA-2 MACs and AES-CCM on TLS 1.2, which every phone of the last decade
 // can do without. The MAC list is cut to AEAD so no CBC suite can be rebuilt from what is left.
-#define CHTTP_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:+CHACHA20-POLY1305:+AES-128-GCM:" \
-                             "+AES-256-GCM:-MAC-ALL:+AEAD:%SERVER_PRECEDENCE"
+// The server chooses, in the order that is cheaper on its own processor: AES-GCM first where the
+// CPU has AES instructions (ChaCha20 first made a centre hub's x86 spend 5 % of its CPU in
+// software ChaCha20, docs/performance.md, session 54), ChaCha20 first where it has none (a
+// Raspberry Pi 4's Cortex-A72 lacks them, and AES in software is slower and not constant-time).
+#define CHTTP_TLS_BASE "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:"
+#define CHTTP_TLS_TAIL "-MAC-ALL:+AEAD:%SERVER_PRECEDENCE"
+#define CHTTP_TLS_PRIORITIES_AES CHTTP_TLS_BASE "+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:" CHTTP_TLS_TAIL
+#define CHTTP_TLS_PRIORITIES_CHACHA CHTTP_TLS_BASE "+CHACHA20-POLY1305:+AES-128-GCM:+AES-256-GCM:" CHTTP_TLS_TAIL
+
+static int chttp_cpu_has_aes(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
+#elif defined(__aarch64__)
+    return (getauxval(AT_HWCAP) & HWCAP_AES) && (getauxval(AT_HWCAP) & HWCAP_PMULL);
+#else
+    return 0;
+#endif
+}
+
+static const char *chttp_tls_priorities(void) {
+    return chttp_cpu_has_aes() ? CHTTP_TLS_PRIORITIES_AES : CHTTP_TLS_PRIORITIES_CHACHA;
+}
 
 int chttp_listen(const char *address, uint16_t port, uint16_t *bound_port) {
     struct sockaddr_storage storage;
@@ -89,7 +114,7 @@ struct MHD_Daemon *chttp_start(int listen_fd, unsigned int max_connections,
                                 MHD_OPTION_LISTEN_SOCKET, fd,
                                 MHD_OPTION_HTTPS_MEM_CERT, tls_certificate_pem,
                                 MHD_OPTION_HTTPS_MEM_KEY, tls_key_pem,
-                                MHD_OPTION_HTTPS_PRIORITIES, CHTTP_TLS_PRIORITIES,
+                                MHD_OPTION_HTTPS_PRIORITIES, chttp_tls_priorities(),
                                 MHD_OPTION_CONNECTION_LIMIT, max_connections,
                                 MHD_OPTION_PER_IP_CONNECTION_LIMIT, max_per_ip,
                                 MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
