@@ -19,6 +19,8 @@ let targets: [Target] = [
     // keeps its own CSQLite to the store.
     .systemLibrary(name: "CSQLiteBench", path: "Sources/CSQLiteBench", pkgConfig: "sqlite3",
                    providers: [.apt(["libsqlite3-dev"])]),
+    // epoll for the centre benchmark's waiter (Swift's Glibc module lacks <sys/epoll.h>).
+    .systemLibrary(name: "CEpollBench", path: "Sources/CEpollBench"),
     // The 10-year fixture, the report rows and the sink monitor listener the benchmarks share.
     .target(name: "SteppieBenchSupport",
             dependencies: [steppie("SteppieCore"), steppie("SteppieStore"), steppie("SteppieTestSupport")]),
@@ -44,7 +46,7 @@ let targets: [Target] = [
     // declarations of the root package, so this target is compiled with the root package's name
     // (`rootPackageName` below) to use them as the household devices do, rather than copies of them.
     .executableTarget(name: "steppie-bench-centre",
-                      dependencies: ["SteppieBenchSupport", steppie("SteppieSync"), steppie("SteppieSyncHTTP"), steppie("SteppieTLS"),
+                      dependencies: ["SteppieBenchSupport", "CEpollBench", steppie("SteppieSync"), steppie("SteppieSyncHTTP"), steppie("SteppieTLS"),
                                      steppie("SteppieTestSupport")],
                       packageAccess: false, swiftSettings: [.unsafeFlags(["-package-name", rootPackageName])]),
     // Backup and restore of the 10-year database with photos.

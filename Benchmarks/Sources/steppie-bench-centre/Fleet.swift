@@ -1,3 +1,4 @@
+import CEpollBench
 import Foundation
 import Glibc
 import SteppieSync
@@ -16,6 +17,8 @@ final class Fleet: @unchecked Sendable {
     private let queue = Locked<[Task]>([])
     private let signal = DispatchSemaphore(value: 0)
     private let parked = Locked<[Int32: PullConnection]>([:])
+    /// The parked sockets, watched by the waiter.
+    private let watch = epoll_create1(Int32(EPOLL_CLOEXEC))
     private let stopping = Locked(false)
     private var threads: [Thread] = []
 
@@ -97,17 +100,30 @@ final class Fleet: @unchecked Sendable {
         }
     }
 
-    /// The waiter: every parked pull's socket in one `poll`.
+    /// The waiter: the parked pulls' sockets in one `epoll` set, so each wait costs what is ready,
+    /// not all 500 sockets (`poll` of them all at each answer was 8 % of the simulated devices'
+    /// CPU, in the kernel: docs/performance.md, session 54).
     private func wait() {
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopping.with({ $0 }) {
-            var fds = parked.with { $0.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) } }
-            if fds.isEmpty { usleep(2_000); continue }
-            let ready = poll(&fds, nfds_t(fds.count), 5)
+            let ready = epoll_wait(watch, &events, Int32(events.count), 5)
             guard ready > 0 else { continue }
-            for entry in fds where entry.revents != 0 {
-                if let connection = parked.with({ $0.removeValue(forKey: entry.fd) }) { enqueue(.finishPull(connection)) }
+            for event in events[0..<Int(ready)] {
+                let fd = event.data.fd
+                guard let connection = parked.with({ $0.removeValue(forKey: fd) }) else { continue }
+                epoll_ctl(watch, EPOLL_CTL_DEL, fd, nil)
+                enqueue(.finishPull(connection))
             }
         }
+    }
+
+    /// Parks a pull until its socket is readable.
+    private func park(_ connection: PullConnection) {
+        parked.with { $0[connection.fd] = connection }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = connection.fd
+        if epoll_ctl(watch, EPOLL_CTL_ADD, connection.fd, &event) != 0 { fatalError("epoll_ctl: errno \(errno)") }
     }
 
     // MARK: pulls
@@ -122,7 +138,7 @@ final class Fleet: @unchecked Sendable {
             device.pullLink = nil
             let connection = try PullConnection.open(device: device, hub: hub.address, fingerprint: hub.fingerprint, request: request,
                                                      reusing: reusing)
-            parked.with { $0[connection.fd] = connection }
+            park(connection)
         } catch {
             note("pull connect: \(error)")
             usleep(50_000)
@@ -139,7 +155,7 @@ final class Fleet: @unchecked Sendable {
             return
         }
         guard let response else {   // not whole yet: parked again
-            parked.with { $0[connection.fd] = connection }
+            park(connection)
             return
         }
         let at = now()
