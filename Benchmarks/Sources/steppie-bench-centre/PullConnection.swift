@@ -16,7 +16,7 @@ final class PullLink: @unchecked Sendable {
 
 /// A device's held pull (long poll) on an HTTPS connection, as `SyncHTTPSClient` makes it (TLS, the
 /// fingerprint checked before the request leaves, kept open between pulls), but parked: the
-/// bench's waiter thread watches every parked socket at once with `poll`, so 500 devices' held
+/// bench's waiter thread watches every parked socket at once with `epoll`, so 500 devices' held
 /// pulls need no thread each.
 final class PullConnection: @unchecked Sendable {
     let device: SimDevice
