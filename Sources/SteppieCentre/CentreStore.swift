@@ -120,8 +120,8 @@ package struct CentreStore: Sendable {
     /// the transaction ends, so pushes of one device are taken one after another (held first, read
     /// after: a group change holds its devices' rows before it changes the group, so a push that
     /// waited for one reads the group as that change left it); its contact time and clock offset
-    /// written when the credential is its, even when its clock is then refused; its row read.
-    /// A pull (`cursor`) writes the cursor it comes with along with its contact.
+    /// written when the credential is its, even when its clock is then refused, and its row read, in
+    /// one statement (`Statements.contact`). A pull (`cursor`) writes the cursor it comes with along with its contact.
     /// `admitted` reads what they found. The protocol's version is checked before (`versionRefusal`).
     static func admitSteps(device: DeviceID, credentialHash: String, sentAt: Int64, now: Int64, lock: Bool,
                            cursor: UInt64? = nil) -> [PostgresConnection.Step] {
@@ -131,9 +131,7 @@ package struct CentreStore: Sendable {
         } else {
             PostgresConnection.Step(Statements.contact, [.integer(now), .integer(sentAt - now), .text(device.text), .text(credentialHash)])
         }
-        return (lock ? [PostgresConnection.Step(Statements.lockDevice, [.text(device.text)])] : []) + [
-            contact, PostgresConnection.Step(Statements.admit, [.text(device.text)]),
-        ]
+        return (lock ? [PostgresConnection.Step(Statements.lockDevice, [.text(device.text)])] : []) + [contact]
     }
 
     /// The device's children from `admitSteps`' results (its read at `index`), after checking
@@ -181,12 +179,16 @@ package struct CentreStore: Sendable {
 
 /// The statements run for every request, prepared once per session.
 enum Statements {
-    /// A device's credential hash, own children, acknowledged, needs_copy and its group's children.
-    static let admit = PostgresStatement("centre_admit", """
+    /// A device's credential hash, own children, acknowledged, needs_copy and its group's children
+    /// (the device's id is `$3`), read by the statement that writes its contact (`contact`,
+    /// `pullContact`): the contact's write and the read were two statements for every request,
+    /// 3,902 of each in three mornings at once (docs/performance.md, session 54). The read sees
+    /// the row as it was before the write, which changes none of what it reads.
+    static let admitRead = """
         SELECT d.credential_hash, d.children::text, d.acknowledged, d.needs_copy,
                COALESCE((SELECT jsonb_agg(g.child) FROM group_children g WHERE g.group_id = d.group_id), '[]')::text
-        FROM devices d WHERE d.id = $1
-        """)
+        FROM devices d WHERE d.id = $3
+        """
     static let lockDevice = PostgresStatement("centre_lock_device", "SELECT 1 FROM devices WHERE id = $1 FOR UPDATE")
     /// A device's contact time and clock offset, written only when the credential's hash is its,
     /// and only when they moved: the contact is 5 s old or more (or ahead of the hub's clock), or
@@ -194,8 +196,11 @@ enum Statements {
     /// every wake-up; writing its device's row each time was a row version and a wait on a push
     /// holding the row, for a time nobody reads closer than that.
     static let contact = PostgresStatement("centre_contact", """
-        UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint WHERE id = $3 AND credential_hash = $4
-            AND \(contactMoved(now: "$1", offset: "$2"))
+        WITH contact AS (
+            UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint WHERE id = $3 AND credential_hash = $4
+                AND \(contactMoved(now: "$1", offset: "$2"))
+        )
+        \(admitRead)
         """)
     /// A pull's `contact`, which also keeps the cursor the pull comes with (`$5`): the place in the
     /// feed its device has taken, the last answer's end or an older one when that answer was lost.
@@ -211,9 +216,12 @@ enum Statements {
     /// push was being written waited for that push's commit — with pushes taken in groups, for the
     /// whole group's (1.3 ms at the mean in the morning at once, the most time of any statement).
     static let pullContact = PostgresStatement("centre_pull_contact", """
-        UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint, cursor = $5::bigint
-        WHERE id = (SELECT id FROM devices WHERE id = $3 AND credential_hash = $4
-                    AND \(contactMoved(now: "$1", offset: "$2")) FOR UPDATE SKIP LOCKED)
+        WITH contact AS (
+            UPDATE devices SET last_contact = $1::bigint, last_offset_ms = $2::bigint, cursor = $5::bigint
+            WHERE id = (SELECT id FROM devices WHERE id = $3 AND credential_hash = $4
+                        AND \(contactMoved(now: "$1", offset: "$2")) FOR UPDATE SKIP LOCKED)
+        )
+        \(admitRead)
         """)
     /// The condition under which a device's contact is written (`contact`, `pullContact`, `feedRead`), with the
     /// hub's time and the clock offset as the parameters named.
