@@ -90,9 +90,7 @@ extension CentreStore {
                 if let step = Self.eventsStep(events) { writes.append(step) }
                 writes.append(PostgresConnection.Step(Statements.acknowledgeAll, [.text(Self.acknowledgements(taken.map { ($0.device, $0.taken) })),
                                                                                   .text(Self.textArray(taken.map(\.device.text)))]))
-                for t in taken {
-                    writes.append(Self.nudgeStep(children: Set(t.taken.fresh.map(\.child)), origin: t.device.text, sender: sender))
-                }
+                writes.append(Self.nudgesStep(taken.map { (Set($0.taken.fresh.map(\.child)), $0.device.text) }, sender: sender))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: taken[0].device)
                 writes.append(PostgresConnection.Step(Statements.clockAndFeed, [
                     .integer(latest.wall), .integer(Int64(latest.counter)), .integer(now),

@@ -87,8 +87,21 @@ package struct CentreStore: Sendable {
     /// the sender's own process woke its held pulls already, and the device's own held pull is not
     /// woken, it would find only its own entries); an empty payload nudges everyone.
     static func nudgeStep(children: Set<String>, origin: String? = nil, sender: String? = nil) -> PostgresConnection.Step {
+        PostgresConnection.Step(Statements.notify, [.text(feedChannel), .text(nudgePayload(children: children, origin: origin, sender: sender))])
+    }
+
+    /// `nudgeStep` for each push of a group, in one statement (`Statements.notifyAll`): one
+    /// statement a push was 1,506 statements in three mornings at once (docs/performance.md,
+    /// session 54).
+    static func nudgesStep(_ pushes: [(children: Set<String>, origin: String)], sender: String) -> PostgresConnection.Step {
+        PostgresConnection.Step(Statements.notifyAll, [.text(feedChannel),
+                                                       .text(textArray(pushes.map { nudgePayload(children: $0.children, origin: $0.origin, sender: sender) }))])
+    }
+
+    /// A nudge's payload (`nudgeStep`), empty when it would not fit.
+    static func nudgePayload(children: Set<String>, origin: String?, sender: String?) -> String {
         let payload = (sender.map { $0 + "/" } ?? "") + (origin.map { $0 + ";" } ?? "") + children.sorted().joined(separator: ",")
-        return PostgresConnection.Step(Statements.notify, [.text(feedChannel), .text(payload.utf8.count <= maxNudgePayload ? payload : "")])
+        return payload.utf8.count <= maxNudgePayload ? payload : ""
     }
 
     /// A nudge's payload read back: the sending store and the pushing device (when named; a hub
@@ -242,6 +255,8 @@ enum Statements {
     /// A nudge to every hub process's listener at the commit (`CentreStore.nudge`): the channel,
     /// the children's ids comma-separated, or "" for everyone.
     static let notify = PostgresStatement("centre_notify", "SELECT pg_notify($1, $2)")
+    /// A notification for each payload of a `text[]`, in their order.
+    static let notifyAll = PostgresStatement("centre_notify_all", "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n")
     /// The advisory lock a push that names or archives a child holds (`CentreStore.namesLockKey`).
     static let namesLock = PostgresStatement("centre_names_lock", "SELECT pg_advisory_xact_lock($1)")
     /// The feed's newest position and where it was forgotten through, in one snapshot.

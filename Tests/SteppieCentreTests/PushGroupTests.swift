@@ -62,11 +62,20 @@ extension CentreTests {
                 CentreStore.GroupedPush(request: PushRequest(device: device.id, sentAt: f.now, entries: entries),
                                         credentialHash: PostgresSyncHub.credentialHash(credential))
             }
+            let listener = try PostgresConnection(conninfo: f.database.conninfo)
+            try listener.listen(CentreStore.feedChannel)
             let outcomes = try f.store.pushGroup([
                 push(a, [aTitle], a.credential), push(b, [bClaim, bTitle], b.credential), push(c, [cPress], "not-its-credential"),
                 push(d, [dPress], d.credential), push(e, [replayed], e.credential), push(g, [gPress, gTitle], g.credential),
             ], now: f.now)
             #expect(outcomes.count == 6)
+            // One nudge for each push taken, naming its device and children, after this store's
+            // mark; none for a push refused or with nothing new.
+            var nudges: [String] = []
+            let deadline = Date().addingTimeInterval(5)
+            while nudges.count < 2, Date() < deadline { nudges += try listener.notifications(waitingUpTo: 200).map(\.payload) }
+            nudges += try listener.notifications(waitingUpTo: 100).map(\.payload)
+            #expect(nudges.sorted() == ["\(f.store.sender)/\(a.id.text);\(childA)", "\(f.store.sender)/\(g.id.text);\(childG)"].sorted())
             let taken = outcomes.map { try? $0.get() }
             #expect(taken[0]?.reply.acknowledged == 2 && taken[0]?.fed?.first == start && taken[0]?.fed?.entries == [aTitle.entry])
             #expect(throws: SyncRefusal.malformed(reason: "record of another child")) { try outcomes[1].get() }
