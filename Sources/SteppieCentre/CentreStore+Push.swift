@@ -70,13 +70,14 @@ extension CentreStore {
                 // the commit, never while this process prepares the next statement.
                 var writes: [PostgresConnection.Step] = []
                 let registersAt = Self.registersStep(fresh).map { writes.append($0); return writes.count - 1 }
-                if let events = Self.eventsStep(fresh) { writes.append(events) }
+                let rows = Self.feedRows(fresh, origin: request.device.text)
+                if let events = Self.eventsStep(fresh, feedRows: rows) { writes.append(events) }
                 writes.append(PostgresConnection.Step(Statements.acknowledge, [.integer(Int64(clamping: taken.through)), Self.list(own),
                                                                                .text(request.device.text)]))
                 writes.append(Self.nudgeStep(children: Set(fresh.map(\.child)), origin: request.device.text, sender: sender))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: request.device)
                 writes.append(PostgresConnection.Step(Statements.clockAndFeed, [.integer(latest.wall), .integer(Int64(latest.counter)),
-                                                                                .integer(now), .text(Self.feedRows(fresh, origin: request.device.text))]))
+                                                                                .integer(now), .text(rows)]))
                 let fedAt = writes.count - 1
                 // With the commit, unless the hub may have a name to settle: the `hub_state` lock is
                 // then held only while the server runs the feed's insert and the commit, never while
@@ -202,29 +203,13 @@ extension CentreStore {
         }
     }
 
-    /// Every completion event of a push in one insert (an event already taken stays as it was);
-    /// nil when the push has none.
-    static func eventsStep(_ entries: [SyncEntry]) -> PostgresConnection.Step? {
-        var events: [CompletionEvent] = []
-        for case .event(let event) in entries { events.append(event) }
-        guard !events.isEmpty else { return nil }
-        var w = SyncWireWriter(capacity: events.count * 400 + 16)
-        w.raw("[")
-        for (i, event) in events.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }).enumerated() {
-            w.raw(i == 0 ? #"{"id":"# : #",{"id":"#); w.string(event.id)
-            w.raw(#","child":"#); w.string(event.child)
-            w.raw(#","routine":"#); w.string(event.routine)
-            w.raw(#","set":"#); w.string(event.set)
-            w.raw(#","date":"#); w.string(event.date)
-            w.raw(#","kind":"#); w.string(event.kind.rawValue)
-            w.raw(#","at":"#); w.string(event.at)
-            w.raw(#","stamp":"#); w.string(event.stamp.description)
-            if let title = event.shownTitle { w.raw(#","title":"#); Self.write(title, to: &w) }
-            if let icon = event.shownIcon { w.raw(#","icon":"#); Self.write(icon, to: &w) }
-            w.raw("}")
-        }
-        w.raw("]")
-        return PostgresConnection.Step(Statements.events, [.text(w.text)])
+    /// Every completion event of `entries` in one insert (an event already taken stays as it was),
+    /// read from the feed's rows of the same entries (`rows`, as `feedRows` wrote them): each entry
+    /// is written out once for both inserts (written for each, the two were a tenth of the hub's
+    /// CPU in a group: docs/performance.md, session 54). Nil when there is no event.
+    static func eventsStep(_ entries: [SyncEntry], feedRows rows: String) -> PostgresConnection.Step? {
+        guard entries.contains(where: { if case .event = $0 { true } else { false } }) else { return nil }
+        return PostgresConnection.Step(Statements.events, [.text(rows)])
     }
 
     /// Pushes' entries as the feed's insert takes them: a `jsonb` array of `[child, origin, entry]`,

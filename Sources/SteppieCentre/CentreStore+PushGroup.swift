@@ -84,17 +84,17 @@ extension CentreStore {
                 let fresh = taken.flatMap(\.taken.fresh)
                 var writes: [PostgresConnection.Step] = []
                 if let registers = Self.registersStep(fresh) { writes.append(registers) }
-                // An event sent twice in the group is taken from the first push that sent it.
-                var seen: Set<String> = []
-                let events = fresh.filter { if case .event(let event) = $0 { seen.insert(event.id).inserted } else { true } }
-                if let step = Self.eventsStep(events) { writes.append(step) }
+                // An event sent twice in the group is taken from the first push that sent it (the
+                // insert's order: by id, then the feed's).
+                let rows = Self.feedRows(taken.map { (origin: $0.device.text, entries: $0.taken.fresh) })
+                if let step = Self.eventsStep(fresh, feedRows: rows) { writes.append(step) }
                 writes.append(PostgresConnection.Step(Statements.acknowledgeAll, [.text(Self.acknowledgements(taken.map { ($0.device, $0.taken) })),
                                                                                   .text(Self.textArray(taken.map(\.device.text)))]))
                 writes.append(Self.nudgesStep(taken.map { (Set($0.taken.fresh.map(\.child)), $0.device.text) }, sender: sender))
                 let latest = fresh.map(\.stamp).max() ?? HybridTimestamp(wall: 0, counter: 0, device: taken[0].device)
                 writes.append(PostgresConnection.Step(Statements.clockAndFeed, [
                     .integer(latest.wall), .integer(Int64(latest.counter)), .integer(now),
-                    .text(Self.feedRows(taken.map { (origin: $0.device.text, entries: $0.taken.fresh) })),
+                    .text(rows),
                 ]))
                 let fedAt = writes.count - 1
                 writes.append(PostgresConnection.Step(PostgresConnection.commit))

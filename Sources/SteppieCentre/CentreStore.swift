@@ -325,11 +325,17 @@ enum Statements {
         WHERE excluded.stamp COLLATE "C" > registers.stamp COLLATE "C"
         RETURNING entity, record, field
         """)
-    /// A push's events: a `jsonb` array of objects (`title` and `icon` absent when not shown).
+    /// A push's events, from its feed rows (`CentreStore.feedRows`: a `jsonb` array of `[child,
+    /// origin, entry]`, an event's entry `{"event": {…}}` as the protocol writes it, `shownTitle`
+    /// and `shownIcon` absent when not shown), inserted in the byte order of their ids (two pushes
+    /// of one event wait for each other in the same order, never crosswise); of one id sent twice,
+    /// the first in the rows is taken.
     static let events = PostgresStatement("centre_events", """
         INSERT INTO events (id, child, routine, set_id, date, kind, at, stamp, shown_title, shown_icon)
-        SELECT e->>'id', e->>'child', e->>'routine', e->>'set', e->>'date', e->>'kind', e->>'at', e->>'stamp', e->'title', e->'icon'
-        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n
+        SELECT e->>'id', e->>'child', e->>'routine', e->>'set', e->>'date', e->>'kind', e->>'at', e->>'stamp', e->'shownTitle', e->'shownIcon'
+        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(f, n) CROSS JOIN LATERAL (SELECT f->2->'event') AS x(e)
+        WHERE e IS NOT NULL
+        ORDER BY e->>'id' COLLATE "C", n
         ON CONFLICT (id) DO NOTHING
         """)
     /// A push's end (`CentreStore.push`): the `hub_state` row locked by the update that moves
