@@ -36,8 +36,12 @@ package final class HTTPServer: @unchecked Sendable {
         package var maxPerAddress: UInt32 = 32
         /// Seconds of silence that close a connection (slow clients).
         package var idleTimeoutSeconds: UInt32 = 30
-        /// Bytes of headers and buffers per connection.
-        package var memoryPerConnection = 64 * 1024
+        /// Bytes of headers and buffers per connection (bodies pass through it in pieces). At most
+        /// 32 KiB: libmicrohttpd takes a larger pool with `mmap` and gives it back with `munmap`
+        /// when the connection ends, whose TLB shootdown interrupts the other cores; a new
+        /// connection for each push of a morning at once made it 1.4 % of the machine's time
+        /// (docs/performance.md, session 54). Up to 32 KiB it comes from `malloc`.
+        package var memoryPerConnection = 32 * 1024
         /// Streams open at once, from anyone: each holds a connection (and its thread) for as long
         /// as its page stays, so without a limit of their own streams from any local process fill
         /// the per-address limit. One more is answered 503 at once; other requests keep their room.
