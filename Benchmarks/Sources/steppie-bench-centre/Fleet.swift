@@ -39,6 +39,8 @@ final class Fleet: @unchecked Sendable {
         self.devices = devices
     }
 
+    deinit { close(watch) }
+
     func start(workers: Int) {
         for _ in 0..<workers {
             let t = Thread { [self] in work() }
