@@ -38,8 +38,8 @@ package final class HTTPServer: @unchecked Sendable {
         package var idleTimeoutSeconds: UInt32 = 30
         /// Bytes of headers and buffers per connection (bodies pass through it in pieces). At most
         /// 32 KiB: libmicrohttpd takes a larger pool with `mmap` and gives it back with `munmap`
-        /// when the connection ends, whose TLB shootdown interrupts the other cores; a new
-        /// connection for each push of a morning at once made it 1.4 % of the machine's time
+        /// when the connection ends, whose TLB shootdown interrupts the other cores: 1.4 % of the
+        /// machine's time in the first round of a morning at once, each push on a new connection
         /// (docs/performance.md, session 54). Up to 32 KiB it comes from `malloc`.
         package var memoryPerConnection = 32 * 1024
         /// Streams open at once, from anyone: each holds a connection (and its thread) for as long
