@@ -102,6 +102,38 @@ extension CentreTests {
             #expect(try f.push(d, [d.press(child: childD, routine: "d-1", now: f.now)]).acknowledged == 2)
         }
 
+        /// One event sent by two devices of its child in the same group (read from the group's
+        /// feed rows by the events' insert): stored once, as the first push in the group sent it;
+        /// both pushes taken, and both entries in the feed.
+        @Test func anEventSentTwiceInAGroupIsStoredOnceAsTheFirstPushSentIt() throws {
+            let f = try CentreFixture()
+            defer { f.database.drop() }
+            let (home, child) = try Self.deviceWithItsChild(f, "Mina")
+            var school = TestDevice()
+            try f.join(&school, children: [child], name: "school")
+            var first = home, second = school
+            let press = first.press(child: child, routine: "wash", now: f.now)
+            guard case .event(let event) = press.entry else { Issue.record("a press is an event"); return }
+            // The same event as the second device sends it, with a title of its own.
+            second.seq += 1
+            let copy = CompletionEvent(id: event.id, child: child, routine: "wash", set: event.set, date: event.date, kind: .press,
+                                       at: event.at, stamp: second.stamp(f.now), shownTitle: .string("second"))
+            let start = try Self.position(f) + 1
+            let outcomes = try f.store.pushGroup([
+                CentreStore.GroupedPush(request: PushRequest(device: first.id, sentAt: f.now, entries: [press]),
+                                        credentialHash: PostgresSyncHub.credentialHash(first.credential)),
+                CentreStore.GroupedPush(request: PushRequest(device: second.id, sentAt: f.now, entries: [NumberedEntry(seq: second.seq, entry: .event(copy))]),
+                                        credentialHash: PostgresSyncHub.credentialHash(second.credential)),
+            ], now: f.now)
+            #expect(outcomes.map { (try? $0.get())?.reply.acknowledged } == [2, 1])
+            let stored = try f.pool.withConnection { c in
+                try c.query("SELECT stamp, shown_title::text FROM events WHERE id = $1", [.text(event.id)]) { (try $0.text(0), try $0.optionalText(1)) }
+            }
+            #expect(stored.count == 1)
+            #expect(stored.first?.0 == event.stamp.description && stored.first?.1 == nil, "the first push's event: \(stored)")
+            #expect(try Self.feed(f, from: start).map(\.1) == [first.id.text, second.id.text])
+        }
+
         /// A pull whose device's row a push holds (here another connection) is admitted without
         /// waiting for that push: its contact and cursor are left for its next pull.
         @Test func aPullIsNotHeldUpByAPushHoldingItsDevicesRow() throws {
