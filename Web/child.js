@@ -522,9 +522,15 @@
     send(t);
   }
 
+  // A tap being saved: while it is, a tap does nothing (as in the engine); `data-saving` on the root
+  // says so to whoever watches the page.
+  function setSaving(on) {
+    inFlight = on;
+    root.toggleAttribute('data-saving', on);
+  }
+
   function send(t) {
-    inFlight = true;
-    root.setAttribute('data-saving', ''); // while set, a tap does nothing (as in the engine)
+    setSaving(true);
     var control = controlFor(t.action);
     fetch(api + '/' + t.action, {
       method: 'POST',
@@ -534,8 +540,7 @@
       credentials: 'same-origin'
     }).then(function (response) {
       return response.json().catch(function () { return null; }).then(function (body) {
-        inFlight = false;
-        root.removeAttribute('data-saving');
+        setSaving(false);
         control.classList.remove('is-pending');
         if (response.ok) { apply(body, false); return; }
         notTaken(control);
@@ -543,8 +548,7 @@
       });
     }, function () {
       // The connection went away under the tap: keep it and send it when the service is back.
-      inFlight = false;
-      root.removeAttribute('data-saving');
+      setSaving(false);
       if (!queued) { queued = t; control.classList.add('is-pending'); }
       setConnected(false);
     });

@@ -25,7 +25,7 @@ package struct PendingPushes: Sendable {
 
     /// A push arrived.
     package mutating func begin(_ request: PushRequest) {
-        for child in Set(request.entries.map(\.entry.child)) { byChild[child, default: [:]][request.device.text, default: 0] += 1 }
+        for child in request.children { byChild[child, default: [:]][request.device.text, default: 0] += 1 }
     }
 
     /// A push's entries are in the tail: no longer under way (before the pulls they concern are woken).
@@ -46,10 +46,15 @@ package struct PendingPushes: Sendable {
 
     private mutating func remove(_ request: PushRequest) {
         let origin = request.device.text
-        for child in Set(request.entries.map(\.entry.child)) {
+        for child in request.children {
             guard var origins = byChild[child], let n = origins[origin] else { continue }
             origins[origin] = n > 1 ? n - 1 : nil
             byChild[child] = origins.isEmpty ? nil : origins
         }
     }
+}
+
+extension PushRequest {
+    /// The children a push's entries concern.
+    var children: Set<String> { Set(entries.map(\.entry.child)) }
 }

@@ -32,7 +32,7 @@ extension PostgresSyncHub {
             return reply
         } catch {
             // A push whose commit went through may have lost its answer (a refused push wakes nobody).
-            if error == .unavailable { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text) }
+            if error == .unavailable { pushed(request.children, from: request.device.text) }
             throw error
         }
     }
@@ -115,6 +115,6 @@ extension PostgresSyncHub {
             }
         }
         for (origin, children) in moved { wake(children: children, from: origin) }
-        for request in unread { pushed(Set(request.entries.map(\.entry.child)), from: request.device.text) }
+        for request in unread { pushed(request.children, from: request.device.text) }
     }
 }
